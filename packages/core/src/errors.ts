@@ -1,0 +1,133 @@
+/**
+ * Error codes carried by every {@link VerdictError}. Each has a docs page
+ * under `docs/errors/`.
+ */
+export type VerdictErrorCode =
+  /** Policy documents failed to load; `problems` lists every reason. */
+  | 'POLICY_LOAD'
+  /** A label selector (structured or kubectl string form) is invalid. */
+  | 'INVALID_SELECTOR'
+  /** An input given to `evaluate` or an adapter is not what it expects. */
+  | 'INVALID_INPUT'
+  /** A key such as `__proto__`, `constructor` or `prototype` was refused. */
+  | 'FORBIDDEN_KEY'
+  /** Parameters could not be merged (bad merge rule, conflicting shapes). */
+  | 'INVALID_MERGE'
+  /** A rule, template or patch failed while evaluating an input. */
+  | 'EVALUATION'
+  /** An input or document exceeds a configured size limit. */
+  | 'TOO_LARGE'
+  /** A bug or an unexpected condition in verdict itself. */
+  | 'INTERNAL';
+
+/** Codes of the individual problems a {@link PolicyLoadError} lists. */
+export type ProblemCode =
+  | 'YAML_SYNTAX'
+  | 'NOT_A_DOCUMENT'
+  | 'SCHEMA'
+  | 'UNSUPPORTED'
+  | 'UNKNOWN_KIND'
+  | 'DUPLICATE'
+  | 'FORBIDDEN_KEY'
+  | 'INVALID_MATCH'
+  | 'INVALID_SELECTOR'
+  | 'INVALID_PARAMETERS'
+  | 'INVALID_RULE'
+  | 'INVALID_TEMPLATE'
+  | 'INVALID_PATCH'
+  | 'INVALID_MERGE'
+  | 'TOO_LARGE';
+
+/** One reason a set of policy documents was rejected. */
+export interface Problem {
+  code: ProblemCode;
+  /** Index of the document in the loaded list (0-based). */
+  document: number;
+  /** `Kind/name` of the document when it has them. */
+  name?: string;
+  /** JSON pointer inside the document (`''` for the whole document). */
+  path: string;
+  message: string;
+  /** File name or other source label, when the document came from {@link parsePolicyDocuments}. */
+  source?: string;
+  /** 1-based line and column of `path` in the source text, when known. */
+  line?: number;
+  column?: number;
+}
+
+/** The base class of every error verdict throws. */
+export class VerdictError extends Error {
+  override readonly name: string = 'VerdictError';
+  readonly code: VerdictErrorCode;
+  /** JSON pointer to the offending place (in a document, an input or parameters). */
+  readonly path: string;
+
+  constructor(code: VerdictErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.code = code;
+    this.path = options.path ?? '';
+  }
+
+  /** A stable, JSON-serialisable form: `{code, message, path}`. */
+  toJSON(): { code: VerdictErrorCode; message: string; path: string } {
+    return { code: this.code, message: this.message, path: this.path };
+  }
+
+  static forbiddenKey(key: string, path: string): VerdictError {
+    return new VerdictError('FORBIDDEN_KEY', `key "${key}" at ${path || '/'} is not allowed: it could change object prototypes`, { path });
+  }
+
+  static invalidInput(message: string, path = ''): VerdictError {
+    return new VerdictError('INVALID_INPUT', message, { path });
+  }
+}
+
+/** Thrown by `compilePolicies` and `parsePolicyDocuments`: the whole set is rejected. */
+export class PolicyLoadError extends VerdictError {
+  override readonly name = 'PolicyLoadError';
+  readonly problems: readonly Problem[];
+
+  constructor(problems: readonly Problem[]) {
+    super('POLICY_LOAD', summarise(problems));
+    this.problems = problems;
+  }
+
+  override toJSON(): { code: VerdictErrorCode; message: string; path: string; problems: Problem[] } {
+    return { ...super.toJSON(), problems: [...this.problems] };
+  }
+}
+
+/** Thrown for an invalid label selector; `position` is the 0-based offset in string input. */
+export class SelectorError extends VerdictError {
+  override readonly name = 'SelectorError';
+  readonly position: number | undefined;
+
+  constructor(message: string, options: { path?: string; position?: number } = {}) {
+    super('INVALID_SELECTOR', message, { path: options.path ?? '' });
+    this.position = options.position;
+  }
+}
+
+/** Formats one problem as a single readable line. */
+export function formatProblem(problem: Problem): string {
+  const where = problem.source
+    ? `${problem.source}${problem.line ? `:${problem.line}:${problem.column ?? 1}` : ''}`
+    : `document ${problem.document}`;
+  const name = problem.name ? ` (${problem.name})` : '';
+  const at = problem.path ? ` at ${problem.path}` : '';
+  return `${where}${name}${at}: ${problem.message}`;
+}
+
+function summarise(problems: readonly Problem[]): string {
+  const head = problems.length === 1 ? '1 problem in policy documents' : `${problems.length} problems in policy documents`;
+  const lines = problems.slice(0, 20).map((p) => `  - ${formatProblem(p)}`);
+  if (problems.length > 20) lines.push(`  - … and ${problems.length - 20} more`);
+  return `${head}:\n${lines.join('\n')}`;
+}
+
+/** Normalises anything thrown into a {@link VerdictError} (the original is kept as `cause`). */
+export function toVerdictError(value: unknown, code: VerdictErrorCode = 'INTERNAL'): VerdictError {
+  if (value instanceof VerdictError) return value;
+  const message = value instanceof Error ? value.message : typeof value === 'string' ? value : 'unknown error';
+  return new VerdictError(code, message, { cause: value });
+}

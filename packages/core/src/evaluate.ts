@@ -1,0 +1,316 @@
+/**
+ * `PolicySet.evaluate`: select the policies that apply (through the index),
+ * choose their parameters (parameterSelection), apply mutations in policy
+ * order on a copy-on-write view, then run validations on the result.
+ * Evaluation is synchronous, deterministic and never throws.
+ */
+import type { CompiledEntry, CompiledPolicy, Variant } from './compile.js';
+import { mergeParameters } from './merge.js';
+import { CowDocument, type PatchOperation } from './mutate.js';
+import { rootStep, truthy, type Scope } from './logic/scope.js';
+import type { SelectorNode } from './selectors/node.js';
+import type { PolicyIndex } from './selectors/policy-index.js';
+import type { MatchDialect } from './selectors/types.js';
+import type { PathResolver } from './template.js';
+import type {
+  Decision, DecisionError, DecisionErrorCode, EvaluateOptions, PolicyInfo, PolicyTrace, RuleTrace, SelectionTrace, Violation,
+} from './types.js';
+import { deepClone, deepFreeze, describeType, isPlainObject, ownGet, toPointer } from './util/object.js';
+
+interface Settings {
+  target: string[];
+  dialects: readonly MatchDialect[];
+}
+
+interface Active {
+  policy: CompiledPolicy;
+  scope: Scope;
+  trace: PolicyTrace;
+}
+
+/** Reads a template path from the scope: `undefined` when any step is missing. */
+function resolverFor(scope: Scope): PathResolver {
+  return (segments) => {
+    if (segments.length === 0) return undefined;
+    let cur = rootStep(scope, segments[0]!);
+    for (let i = 1; i < segments.length && cur !== undefined; i++) cur = cur === null ? undefined : ownGet(cur, segments[i]!);
+    return cur;
+  };
+}
+
+function mismatch(node: SelectorNode) {
+  return { at: node.at, selector: node.text };
+}
+
+class Run {
+  allowed = true;
+  readonly violations: Violation[] = [];
+  readonly warnings: string[] = [];
+  readonly errors: DecisionError[] = [];
+  readonly trace: PolicyTrace[] = [];
+
+  violate(policy: CompiledPolicy, rule: string, message: string, path?: string): void {
+    const v: Violation = { policy: policy.name, kind: policy.kind, rule, message, enforcementAction: policy.enforcementAction };
+    if (path !== undefined) v.path = path;
+    this.violations.push(v);
+    if (policy.enforcementAction === 'deny') this.allowed = false;
+    else if (policy.enforcementAction === 'warn') this.warnings.push(`[${policy.name}] ${message}`);
+  }
+
+  fail(policy: CompiledPolicy, code: DecisionErrorCode, message: string, rule?: string): void {
+    const e: DecisionError = { code, message, policy: policy.name, kind: policy.kind, enforcementAction: policy.enforcementAction };
+    if (rule !== undefined) e.rule = rule;
+    this.errors.push(e);
+    if (policy.enforcementAction === 'deny') this.allowed = false;
+    else if (policy.enforcementAction === 'warn') this.warnings.push(`[${policy.name}] ${message}`);
+  }
+}
+
+/** An immutable, compiled set of policies. Create one with `compilePolicies` and reuse it. */
+export class PolicySet {
+  /** The loaded policies, in evaluation order. */
+  readonly policies: readonly PolicyInfo[];
+
+  /** @internal use `compilePolicies` */
+  constructor(
+    private readonly compiled: readonly CompiledPolicy[],
+    private readonly index: PolicyIndex<CompiledPolicy>,
+    private readonly settings: Settings,
+  ) {
+    this.policies = Object.freeze(compiled.map((p) => p.info));
+  }
+
+  /** JSON pointer of the part of the input that mutations patch. */
+  get mutationTarget(): string {
+    return toPointer(this.settings.target);
+  }
+
+  /** The match dialects this set was compiled with. */
+  get dialects(): readonly MatchDialect[] {
+    return this.settings.dialects;
+  }
+
+  /**
+   * Evaluates `input` (an object: the adapter's input document) against every
+   * policy that applies. Never throws: an invalid input or a failing rule is
+   * reported in the decision (`errors`), and fails closed for deny-enforced policies.
+   */
+  evaluate(input: unknown, options?: EvaluateOptions): Decision {
+    if (!isPlainObject(input)) {
+      return errorDecision('INVALID_INPUT', `the input must be an object (got ${describeType(input)})`);
+    }
+    try {
+      return this.run(input, options?.explain === true, options?.mutate !== false);
+    } catch (error) {
+      return errorDecision('INTERNAL', `internal error while evaluating: ${(error as Error).message}`);
+    }
+  }
+
+  private run(input: Record<string, unknown>, explain: boolean, mutate: boolean): Decision {
+    const candidates = explain ? this.compiled : this.index.candidates(input);
+    const run = new Run();
+    const active: Active[] = [];
+    for (let c = 0; c < candidates.length; c++) {
+      const policy = candidates[c]!;
+      const a = this.select(policy, input, run, explain);
+      if (a) active.push(a);
+    }
+
+    let doc: CowDocument | undefined;
+    const patch: PatchOperation[] = [];
+    if (mutate) {
+      for (const a of active) {
+        for (const rule of a.policy.template.mutate) {
+          a.scope.input = doc ? doc.root : input;
+          const entry: RuleTrace = { rule: rule.name, type: 'mutate', result: 'pass' };
+          a.trace.rules.push(entry);
+          try {
+            if (rule.when && !truthy(rule.when(undefined, a.scope))) {
+              entry.result = 'skipped';
+              entry.message = 'when condition is false';
+              continue;
+            }
+          } catch (error) {
+            entry.result = 'error';
+            entry.message = (error as Error).message;
+            run.fail(a.policy, 'RULE_ERROR', `mutate rule "${rule.name}": ${entry.message}`, rule.name);
+            continue;
+          }
+          doc ??= new CowDocument(input, this.settings.target);
+          const saved = doc.begin();
+          const emitted: PatchOperation[] = [];
+          try {
+            const resolve = resolverFor(a.scope);
+            for (const op of rule.patch) doc.apply(op, resolve, emitted);
+          } catch (error) {
+            doc.rollback(saved);
+            entry.result = 'error';
+            entry.message = (error as Error).message;
+            run.fail(a.policy, 'RULE_ERROR', `mutate rule "${rule.name}" was not applied: ${entry.message}`, rule.name);
+            continue;
+          }
+          for (const op of emitted) patch.push(op);
+          (a.trace.patch ??= []).push(...emitted);
+        }
+      }
+    }
+
+    const finalInput = doc ? doc.root : input;
+    for (const a of active) {
+      a.scope.input = finalInput;
+      for (const rule of a.policy.template.validate) {
+        const entry: RuleTrace = { rule: rule.name, type: 'validate', result: 'pass' };
+        a.trace.rules.push(entry);
+        const scope = a.scope;
+        try {
+          if (rule.forEach) {
+            const list = rule.forEach(undefined, scope);
+            if (list === null || list === undefined) {
+              entry.elements = 0;
+              continue;
+            }
+            if (!Array.isArray(list)) throw new Error(`forEach must give a list (got ${describeType(list)})`);
+            let failed = 0;
+            try {
+              scope.hasElement = true;
+              for (let i = 0; i < list.length; i++) {
+                scope.element = list[i];
+                if (!truthy(rule.rule(undefined, scope))) {
+                  failed++;
+                  run.violate(a.policy, rule.name, rule.message.render(resolverFor(scope)), rule.forEachPath === undefined ? undefined : `${rule.forEachPath}/${i}`);
+                }
+              }
+            } finally {
+              scope.hasElement = false;
+              scope.element = undefined;
+            }
+            entry.elements = list.length;
+            entry.violations = failed;
+            if (failed > 0) entry.result = 'fail';
+          } else if (!truthy(rule.rule(undefined, scope))) {
+            entry.result = 'fail';
+            run.violate(a.policy, rule.name, rule.message.render(resolverFor(scope)));
+          }
+        } catch (error) {
+          entry.result = 'error';
+          entry.message = (error as Error).message;
+          run.fail(a.policy, 'RULE_ERROR', `rule "${rule.name}" failed: ${entry.message}`, rule.name);
+        }
+      }
+    }
+
+    const decision: Decision = {
+      allowed: run.allowed,
+      violations: run.violations,
+      warnings: run.warnings,
+      errors: run.errors,
+      patch,
+      trace: run.trace,
+      skipped: this.compiled.length - candidates.length,
+    };
+    if (patch.length > 0 && doc) decision.mutated = doc.current();
+    return decision;
+  }
+
+  /** Matching and parameterSelection for one policy; returns it when its rules should run. */
+  private select(policy: CompiledPolicy, input: Record<string, unknown>, run: Run, explain: boolean): Active | undefined {
+    const scope: Scope = { input, parameters: policy.base.parameters, element: undefined, hasElement: false, overlay: true };
+    const trace: PolicyTrace = { policy: policy.name, kind: policy.kind, enforcementAction: policy.enforcementAction, matched: false, rules: [] };
+    run.trace.push(trace);
+    let failed: SelectorNode | undefined;
+    try {
+      failed = policy.match.test(scope);
+    } catch (error) {
+      trace.error = (error as Error).message;
+      run.fail(policy, 'MATCH_ERROR', `unable to match: ${trace.error}`);
+      return undefined;
+    }
+    if (failed) {
+      trace.mismatch = mismatch(failed);
+      return undefined;
+    }
+    trace.matched = true;
+    let variant: Variant = policy.base;
+    const entries = policy.entries;
+    if (entries.length === 0) {
+      trace.selection = { behavior: policy.behavior, matched: [], outcome: 'no-entries' };
+    } else {
+      let matched: CompiledEntry[];
+      const mismatches: NonNullable<SelectionTrace['mismatches']> = [];
+      try {
+        matched = this.matchEntries(policy, scope, explain ? mismatches : undefined);
+      } catch (error) {
+        trace.error = (error as Error).message;
+        run.fail(policy, 'MATCH_ERROR', `unable to match parameterSelection: ${trace.error}`);
+        return undefined;
+      }
+      const selection: SelectionTrace = {
+        behavior: policy.behavior,
+        matched: matched.map((e) => e.ref),
+        outcome: matched.length ? 'selected' : `no-match-${policy.onNoMatch}`,
+      };
+      if (explain) selection.mismatches = mismatches;
+      trace.selection = selection;
+      if (matched.length === 0) {
+        switch (policy.onNoMatch) {
+          case 'allow':
+            return undefined;
+          case 'warn':
+            run.warnings.push(`[${policy.name}] no parameterSelection entry matched; the policy was not evaluated`);
+            return undefined;
+          case 'deny':
+            run.violate(policy, 'parameterSelection', `no parameterSelection entry of ${policy.kind} "${policy.name}" matched and onParameterSelectionNoMatch is deny`);
+            return undefined;
+          default:
+            break;
+        }
+      } else variant = matched.length === 1 ? matched[0]!.variant : this.combine(policy, matched);
+    }
+    if (variant.error) {
+      trace.error = variant.error;
+      run.fail(policy, 'INVALID_PARAMETERS', `merged parameters are invalid: ${variant.error}`);
+      return undefined;
+    }
+    trace.parameters = variant.parameters;
+    scope.parameters = variant.parameters;
+    return { policy, scope, trace };
+  }
+
+  private matchEntries(policy: CompiledPolicy, scope: Scope, mismatches: NonNullable<SelectionTrace['mismatches']> | undefined): CompiledEntry[] {
+    const out: CompiledEntry[] = [];
+    for (const entry of policy.entries) {
+      const failed = entry.match.test(scope);
+      if (!failed) {
+        out.push(entry);
+        if (policy.behavior === 'MatchFirst') break;
+      } else if (mismatches) mismatches.push({ ...entry.ref, ...mismatch(failed) });
+    }
+    return out;
+  }
+
+  /** MatchAny with several entries: merge them over spec.parameters in list order (cached per combination). */
+  private combine(policy: CompiledPolicy, matched: readonly CompiledEntry[]): Variant {
+    const key = matched.map((e) => e.index).join(',');
+    let variant = policy.anyCache.get(key);
+    if (!variant) {
+      let merged = policy.base.parameters as Record<string, unknown>;
+      try {
+        for (const e of matched) merged = mergeParameters(merged, e.parameters, policy.merge);
+        merged = deepClone(merged);
+        const issues = policy.template.validator ? policy.template.validator(merged) : [];
+        variant = issues.length
+          ? { parameters: deepFreeze(merged), error: issues.map((x) => `${x.path || '/'} ${x.message}`).join('; ') }
+          : { parameters: deepFreeze(merged) };
+      } catch (error) {
+        variant = { parameters: policy.base.parameters, error: (error as Error).message };
+      }
+      if (policy.anyCache.size >= 1024) policy.anyCache.clear();
+      policy.anyCache.set(key, variant);
+    }
+    return variant;
+  }
+}
+
+function errorDecision(code: DecisionErrorCode, message: string): Decision {
+  return { allowed: false, violations: [], warnings: [], errors: [{ code, message }], patch: [], trace: [], skipped: 0 };
+}

@@ -1,0 +1,32 @@
+/**
+ * @verdict/core: a pure policy-evaluation engine. Load documents with
+ * {@link parsePolicyDocuments} and {@link compilePolicies}, then call
+ * `PolicySet.evaluate(input)` for a {@link Decision} with a full trace.
+ * No Node built-ins: runs in Node, browsers, workers and edge runtimes.
+ * @packageDocumentation
+ */
+export { parsePolicyDocuments, sourceLocation, type ParseOptions, type PolicyDocument } from './parse.js';
+export { compilePolicies, type CompileOptions } from './compile.js';
+export { loadPolicySet, type PolicySource } from './load.js';
+export { PolicySet } from './evaluate.js';
+export type {
+  Decision, DecisionError, DecisionErrorCode, EnforcementAction, EvaluateOptions, NoMatchAction, ParameterSelectionBehavior,
+  PolicyInfo, PolicyTrace, RuleTrace, SelectionTrace, SelectorMismatch, Violation,
+} from './types.js';
+export type { PatchOperation, PatchOp } from './mutate.js';
+export {
+  compileLabelSelector, formatLabelSelector, labelKeyError, labelValueError, matchLabelSelector, parseLabelSelector, validateLabelSelector,
+  type CompiledLabelSelector, type LabelSelector, type LabelSelectorOperator, type LabelSelectorRequirement, type Labels, type SelectorIssue,
+} from './labels.js';
+export { mergeParameters, type MergeRules, type MergeStrategy } from './merge.js';
+export { compileLogic, OPERATION_NAMES, type CompiledLogic } from './logic/compile.js';
+export { parseQuantity } from './quantity.js';
+export { parseImageReference, type ImageReference } from './logic/image.js';
+export { globMatcher, anyGlobMatcher, isGlob, type StringMatcher } from './glob.js';
+export { compileTemplate, renderValue, MISSING, type CompiledTemplate } from './template.js';
+export { documentSchema } from './schema.js';
+export type { DialectContext, IndexHint, MatchDialect, Path, Selector } from './selectors/types.js';
+export {
+  VerdictError, PolicyLoadError, SelectorError, formatProblem, toVerdictError,
+  type Problem, type ProblemCode, type VerdictErrorCode,
+} from './errors.js';

@@ -1,0 +1,199 @@
+/**
+ * json-logic-js 2.0.5 operations, compiled. Semantics follow json-logic-js
+ * line by line (loose `==`, `+` via parseFloat, `*` as a reduce without an
+ * initial value, `and`/`or` returning operands, …); the differential test in
+ * `test/logic-differential.test.ts` holds us to it. Deliberate difference:
+ * `var` reads own properties only, so `constructor`, `__proto__` and friends
+ * are never reached through the prototype chain.
+ */
+import { truthy, type Fn, type Scope } from './scope.js';
+
+export type Args = readonly Fn[];
+
+/** Evaluates every argument (json-logic-js evaluates depth-first before calling an operation). */
+export function evalArgs(args: Args, data: unknown, scope: Scope): unknown[] {
+  const out = new Array<unknown>(args.length);
+  for (let i = 0; i < args.length; i++) out[i] = args[i]!(data, scope);
+  return out;
+}
+
+type Binary = (a: unknown, b: unknown) => unknown;
+
+function binary(args: Args, op: Binary): Fn {
+  const a = args[0] ?? (() => undefined);
+  const b = args[1] ?? (() => undefined);
+  // Arguments beyond the second are still evaluated, as json-logic-js does.
+  if (args.length > 2) {
+    const rest = args.slice(2);
+    return (d, s) => {
+      const r = op(a(d, s), b(d, s));
+      for (const f of rest) f(d, s);
+      return r;
+    };
+  }
+  return (d, s) => op(a(d, s), b(d, s));
+}
+
+const looseEq: Binary = (a, b) => a == b;
+const looseNe: Binary = (a, b) => a != b;
+const strictEq: Binary = (a, b) => a === b;
+const strictNe: Binary = (a, b) => a !== b;
+const gt: Binary = (a, b) => (a as number) > (b as number);
+const ge: Binary = (a, b) => (a as number) >= (b as number);
+const mod: Binary = (a, b) => (a as number) % (b as number);
+const div: Binary = (a, b) => (a as number) / (b as number);
+
+function between(args: Args, strict: boolean): Fn {
+  const [a, b, c] = [args[0] ?? (() => undefined), args[1] ?? (() => undefined), args[2]];
+  const lt = strict ? (x: unknown, y: unknown) => (x as number) < (y as number) : (x: unknown, y: unknown) => (x as number) <= (y as number);
+  if (!c) return (d, s) => lt(a(d, s), b(d, s));
+  return (d, s) => {
+    const va = a(d, s);
+    const vb = b(d, s);
+    const vc = c(d, s);
+    return vc === undefined ? lt(va, vb) : lt(va, vb) && lt(vb, vc);
+  };
+}
+
+/** Operations whose arguments are all evaluated first (json-logic-js "everyone else"). */
+export const EAGER: Record<string, (args: Args) => Fn> = {
+  '==': (args) => binary(args, looseEq),
+  '===': (args) => binary(args, strictEq),
+  '!=': (args) => binary(args, looseNe),
+  '!==': (args) => binary(args, strictNe),
+  '>': (args) => binary(args, gt),
+  '>=': (args) => binary(args, ge),
+  '<': (args) => between(args, true),
+  '<=': (args) => between(args, false),
+  '%': (args) => binary(args, mod),
+  '/': (args) => binary(args, div),
+  '!!': (args) => {
+    const a = args[0];
+    return a ? (d, s) => truthy(a(d, s)) : () => false;
+  },
+  '!': (args) => {
+    const a = args[0];
+    return a ? (d, s) => !truthy(a(d, s)) : () => true;
+  },
+  '-': (args) => {
+    const a = args[0] ?? (() => undefined);
+    const b = args[1];
+    return (d, s) => {
+      const va = a(d, s) as number;
+      const vb = b ? (b(d, s) as number) : undefined;
+      return vb === undefined ? -va : va - vb;
+    };
+  },
+  '+': (args) => (d, s) => {
+    let acc = 0;
+    for (let i = 0; i < args.length; i++) acc = parseFloat(acc as unknown as string) + parseFloat(args[i]!(d, s) as string);
+    return acc;
+  },
+  '*': (args) => (d, s) => evalArgs(args, d, s).reduce((a, b) => parseFloat(a as string) * parseFloat(b as string)),
+  min: (args) => (d, s) => Math.min(...(evalArgs(args, d, s) as number[])),
+  max: (args) => (d, s) => Math.max(...(evalArgs(args, d, s) as number[])),
+  merge: (args) => (d, s) => evalArgs(args, d, s).reduce<unknown[]>((a, b) => a.concat(b), []),
+  in: (args) => binary(args, (a, b) => {
+    if (!b || typeof (b as { indexOf?: unknown }).indexOf === 'undefined') return false;
+    return (b as { indexOf(x: unknown): number }).indexOf(a) !== -1;
+  }),
+  cat: (args) => (d, s) => evalArgs(args, d, s).join(''),
+  substr: (args) => (d, s) => {
+    const [source, start, end] = evalArgs(args, d, s) as [unknown, number, number];
+    if (end < 0) {
+      const temp = String(source).substr(start);
+      return temp.substr(0, temp.length + end);
+    }
+    return String(source).substr(start, end);
+  },
+  // json-logic-js prints to the console; a library must not, so `log` only passes its value through.
+  log: (args) => (d, s) => evalArgs(args, d, s)[0],
+};
+
+/** `if` / `?:`: pairs of condition and result, with an optional else. */
+export function compileIf(args: Args): Fn {
+  return (d, s) => {
+    let i = 0;
+    for (; i < args.length - 1; i += 2) {
+      if (truthy(args[i]!(d, s))) return args[i + 1]!(d, s);
+    }
+    return args.length === i + 1 ? args[i]!(d, s) : null;
+  };
+}
+
+export function compileAnd(args: Args): Fn {
+  if (args.length === 2) {
+    const [a, b] = args as [Fn, Fn];
+    return (d, s) => {
+      const va = a(d, s);
+      return truthy(va) ? b(d, s) : va;
+    };
+  }
+  return (d, s) => {
+    let current: unknown;
+    for (let i = 0; i < args.length; i++) {
+      current = args[i]!(d, s);
+      if (!truthy(current)) return current;
+    }
+    return current;
+  };
+}
+
+export function compileOr(args: Args): Fn {
+  return (d, s) => {
+    let current: unknown;
+    for (let i = 0; i < args.length; i++) {
+      current = args[i]!(d, s);
+      if (truthy(current)) return current;
+    }
+    return current;
+  };
+}
+
+/** Iteration operations: `source` is evaluated in the current mode, `body` in item mode on each element. */
+export function compileIteration(op: string, source: Fn, body: Fn, initial: Fn | undefined): Fn {
+  switch (op) {
+    case 'filter':
+      return (d, s) => {
+        const arr = source(d, s);
+        if (!Array.isArray(arr)) return [];
+        return arr.filter((item) => truthy(body(item, s)));
+      };
+    case 'map':
+      return (d, s) => {
+        const arr = source(d, s);
+        if (!Array.isArray(arr)) return [];
+        return arr.map((item) => body(item, s));
+      };
+    case 'reduce':
+      return (d, s) => {
+        const arr = source(d, s);
+        const init = initial ? initial(d, s) : null;
+        if (!Array.isArray(arr)) return init;
+        return arr.reduce((accumulator: unknown, current: unknown) => body({ current, accumulator }, s), init);
+      };
+    case 'all':
+      return (d, s) => {
+        const arr = source(d, s);
+        if (!Array.isArray(arr) || arr.length === 0) return false;
+        for (let i = 0; i < arr.length; i++) if (!truthy(body(arr[i], s))) return false;
+        return true;
+      };
+    case 'none':
+      return (d, s) => {
+        const arr = source(d, s);
+        if (!Array.isArray(arr) || arr.length === 0) return true;
+        for (let i = 0; i < arr.length; i++) if (truthy(body(arr[i], s))) return false;
+        return true;
+      };
+    default: // some
+      return (d, s) => {
+        const arr = source(d, s);
+        if (!Array.isArray(arr) || arr.length === 0) return false;
+        for (let i = 0; i < arr.length; i++) if (truthy(body(arr[i], s))) return true;
+        return false;
+      };
+  }
+}
+
+export const ITERATION_OPS: ReadonlySet<string> = new Set(['filter', 'map', 'reduce', 'all', 'none', 'some']);

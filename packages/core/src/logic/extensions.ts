@@ -1,0 +1,205 @@
+/**
+ * verdict's own rule operations. They are registered beside the json-logic
+ * built-ins and never replace one. Each removes a wall that json-logic-js
+ * alone puts in front of real admission policies (see docs/rules.md).
+ */
+import { anyGlobMatcher, globMatcher, type StringMatcher } from '../glob.js';
+import { parseQuantity } from '../quantity.js';
+import { isPlainObject, ownGet } from '../util/object.js';
+import { parseImageReference } from './image.js';
+import { makeWalker, truthy, type Fn } from './scope.js';
+
+export type Args = readonly Fn[];
+
+/** Set when an argument is a compile-time constant. */
+export const CONSTANTS = new WeakMap<Fn, unknown>();
+
+export function constant(value: unknown): Fn {
+  const fn: Fn = () => value;
+  CONSTANTS.set(fn, value);
+  return fn;
+}
+
+export function isConstant(fn: Fn | undefined): boolean {
+  return fn !== undefined && CONSTANTS.has(fn);
+}
+
+const MAX_REGEX_LENGTH = 1000;
+const regexCache = new Map<string, RegExp>();
+
+/** Compiles a regular expression once (cached process-wide); throws a readable Error when invalid. */
+export function compileRegex(pattern: string, flags = ''): RegExp {
+  const key = `${flags}/${pattern}`;
+  let re = regexCache.get(key);
+  if (!re) {
+    if (pattern.length > MAX_REGEX_LENGTH) throw new Error(`regular expression is ${pattern.length} characters long; the limit is ${MAX_REGEX_LENGTH}`);
+    if (!/^[imsu]*$/.test(flags)) throw new Error(`regular expression flags "${flags}" are not supported; use any of i, m, s, u`);
+    try {
+      re = new RegExp(pattern, flags);
+    } catch (error) {
+      throw new Error(`invalid regular expression /${pattern}/: ${(error as Error).message}`);
+    }
+    if (regexCache.size >= 10_000) regexCache.clear();
+    regexCache.set(key, re);
+  }
+  return re;
+}
+
+function patternsMatcher(value: unknown): StringMatcher {
+  if (typeof value === 'string') return globMatcher(value);
+  if (Array.isArray(value)) return anyGlobMatcher(value.filter((p): p is string => typeof p === 'string'));
+  return () => false;
+}
+
+function arg(args: Args, i: number): Fn {
+  return args[i] ?? constant(undefined);
+}
+
+/** Extension operations that take evaluated arguments. `Error`s thrown here become load problems. */
+export const EXTENSIONS: Record<string, (args: Args) => Fn> = {
+  quantity: (args) => {
+    const a = arg(args, 0);
+    if (isConstant(a)) return constant(parseQuantity(CONSTANTS.get(a)));
+    return (d, s) => parseQuantity(a(d, s));
+  },
+
+  glob: (args) => {
+    const [p, v] = [arg(args, 0), arg(args, 1)];
+    if (isConstant(p)) {
+      const m = patternsMatcher(CONSTANTS.get(p));
+      return (d, s) => {
+        const value = v(d, s);
+        return typeof value === 'string' && m(value);
+      };
+    }
+    return (d, s) => {
+      const patterns = p(d, s);
+      const value = v(d, s);
+      return typeof value === 'string' && patternsMatcher(patterns)(value);
+    };
+  },
+
+  regex: (args) => {
+    const [p, v, f] = [arg(args, 0), arg(args, 1), args[2]];
+    if (isConstant(p) && (f === undefined || isConstant(f))) {
+      const pattern = CONSTANTS.get(p);
+      if (typeof pattern !== 'string') throw new Error('"regex" needs a string pattern as its first argument');
+      const flags = f ? CONSTANTS.get(f) : '';
+      const re = compileRegex(pattern, typeof flags === 'string' ? flags : '');
+      return (d, s) => {
+        const value = v(d, s);
+        return typeof value === 'string' && re.test(value);
+      };
+    }
+    return (d, s) => {
+      const pattern = p(d, s);
+      const value = v(d, s);
+      if (typeof pattern !== 'string' || typeof value !== 'string') return false;
+      const flags = f ? f(d, s) : '';
+      return compileRegex(pattern, typeof flags === 'string' ? flags : '').test(value);
+    };
+  },
+
+  starts_with: (args) => affix(args, (value, p) => value.startsWith(p)),
+  ends_with: (args) => affix(args, (value, p) => value.endsWith(p)),
+
+  get: (args) => {
+    const [src, key, dflt] = [arg(args, 0), arg(args, 1), args[2]];
+    const fallback = dflt ?? constant(null);
+    if (isConstant(key)) {
+      const k = CONSTANTS.get(key);
+      const segments = Array.isArray(k) ? k.map(String) : [String(k)];
+      const walk = makeWalker(segments);
+      return (d, s) => {
+        const v = walk(src(d, s), undefined);
+        return v === undefined ? fallback(d, s) : v;
+      };
+    }
+    return (d, s) => {
+      const k = key(d, s);
+      const segments = Array.isArray(k) ? k.map(String) : [String(k)];
+      let cur = src(d, s);
+      for (const seg of segments) {
+        cur = ownGet(cur, seg);
+        if (cur === undefined) return fallback(d, s);
+      }
+      return cur;
+    };
+  },
+
+  join: (args) => {
+    const [list, sep] = [arg(args, 0), args[1]];
+    return (d, s) => {
+      const v = list(d, s);
+      const separator = sep ? sep(d, s) : ', ';
+      return Array.isArray(v) ? v.map((x) => (x === null || x === undefined ? '' : typeof x === 'object' ? JSON.stringify(x) : String(x))).join(String(separator)) : null;
+    };
+  },
+  split: (args) => {
+    const [str, sep] = [arg(args, 0), arg(args, 1)];
+    return (d, s) => {
+      const v = str(d, s);
+      const separator = sep(d, s);
+      return typeof v === 'string' && typeof separator === 'string' ? v.split(separator) : null;
+    };
+  },
+  lower: (args) => stringFn(args, (v) => v.toLowerCase()),
+  upper: (args) => stringFn(args, (v) => v.toUpperCase()),
+  trim: (args) => stringFn(args, (v) => v.trim()),
+  length: (args) => {
+    const a = arg(args, 0);
+    return (d, s) => {
+      const v = a(d, s);
+      return typeof v === 'string' || Array.isArray(v) ? v.length : isPlainObject(v) ? Object.keys(v).length : null;
+    };
+  },
+  keys: (args) => {
+    const a = arg(args, 0);
+    return (d, s) => {
+      const v = a(d, s);
+      return isPlainObject(v) ? Object.keys(v) : [];
+    };
+  },
+  entries: (args) => {
+    const a = arg(args, 0);
+    return (d, s) => {
+      const v = a(d, s);
+      return isPlainObject(v) ? Object.keys(v).map((key) => ({ key, value: v[key] })) : [];
+    };
+  },
+  image: (args) => {
+    const a = arg(args, 0);
+    return (d, s) => {
+      const v = a(d, s);
+      return typeof v === 'string' ? parseImageReference(v) : null;
+    };
+  },
+  truthy: (args) => {
+    const a = arg(args, 0);
+    return (d, s) => truthy(a(d, s));
+  },
+};
+
+function affix(args: Args, test: (value: string, affix: string) => boolean): Fn {
+  const [v, p] = [arg(args, 0), arg(args, 1)];
+  const check = (value: unknown, affixes: unknown): boolean => {
+    if (typeof value !== 'string') return false;
+    if (typeof affixes === 'string') return test(value, affixes);
+    if (Array.isArray(affixes)) {
+      for (const x of affixes) if (typeof x === 'string' && test(value, x)) return true;
+    }
+    return false;
+  };
+  return (d, s) => check(v(d, s), p(d, s));
+}
+
+function stringFn(args: Args, f: (v: string) => string): Fn {
+  const a = arg(args, 0);
+  return (d, s) => {
+    const v = a(d, s);
+    return typeof v === 'string' ? f(v) : null;
+  };
+}
+
+/** Names of operations with special compile rules (handled in compile.ts). */
+export const SPECIAL_EXTENSIONS = ['input', 'exists', 'ref'] as const;

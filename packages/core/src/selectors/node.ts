@@ -1,0 +1,86 @@
+/** Compiled selectors: closures that return `undefined` on a match, or the leaf that failed. */
+import type { Scope } from '../logic/scope.js';
+import type { IndexHint } from './types.js';
+
+export interface SelectorNode {
+  /** JSON pointer of this selector in its document. */
+  readonly at: string;
+  /** Human description, e.g. `namespaceSelector: team in (a,b)`. */
+  readonly text: string;
+  /** Necessary conditions usable by the policy index. */
+  readonly hints: readonly IndexHint[];
+  /** `undefined` when the input matches; otherwise the (leaf) node that did not. May throw. */
+  readonly test: (scope: Scope) => SelectorNode | undefined;
+}
+
+export function leaf(at: string, text: string, hints: readonly IndexHint[], matches: (scope: Scope) => boolean): SelectorNode {
+  const node: SelectorNode = { at, text, hints, test: (scope) => (matches(scope) ? undefined : node) };
+  return node;
+}
+
+export const MATCH_ALL: SelectorNode = { at: '', text: '(everything)', hints: [], test: () => undefined };
+
+export function allOf(at: string, children: readonly SelectorNode[]): SelectorNode {
+  const parts = children.filter((c) => c !== MATCH_ALL);
+  if (parts.length === 0) return MATCH_ALL;
+  if (parts.length === 1) return parts[0]!;
+  const hints = parts.flatMap((c) => c.hints);
+  const text = parts.map((c) => c.text).join(' and ');
+  if (parts.length === 2) {
+    const [a, b] = parts as [SelectorNode, SelectorNode];
+    return { at, text, hints, test: (s) => a.test(s) ?? b.test(s) };
+  }
+  return {
+    at, text, hints,
+    test: (s) => {
+      for (let i = 0; i < parts.length; i++) {
+        const failed = parts[i]!.test(s);
+        if (failed) return failed;
+      }
+      return undefined;
+    },
+  };
+}
+
+/** Hints common to every branch (same path), with their values united. */
+function commonHints(children: readonly SelectorNode[]): IndexHint[] {
+  if (children.length === 0) return [];
+  const out: IndexHint[] = [];
+  for (const hint of children[0]!.hints) {
+    const key = hint.path.join('\u0000');
+    const values = new Set(hint.values);
+    let everywhere = true;
+    for (const other of children.slice(1)) {
+      const same = other.hints.filter((h) => h.path.join('\u0000') === key);
+      if (same.length === 0) {
+        everywhere = false;
+        break;
+      }
+      for (const h of same) for (const v of h.values) values.add(v);
+    }
+    if (everywhere) out.push({ path: hint.path, values: [...values] });
+  }
+  return out;
+}
+
+export function anyOf(at: string, children: readonly SelectorNode[]): SelectorNode {
+  if (children.some((c) => c === MATCH_ALL)) return MATCH_ALL;
+  if (children.length === 1) return children[0]!;
+  const node: SelectorNode = {
+    at,
+    text: `any of (${children.map((c) => c.text).join('; ')})`,
+    hints: commonHints(children),
+    test: (s) => {
+      for (let i = 0; i < children.length; i++) if (!children[i]!.test(s)) return undefined;
+      return node;
+    },
+  };
+  return node;
+}
+
+export function notOf(at: string, child: SelectorNode): SelectorNode {
+  const node: SelectorNode = { at, text: `not (${child.text})`, hints: [], test: (s) => (child.test(s) ? undefined : node) };
+  return node;
+}
+
+export const MATCH_NONE: SelectorNode = leaf('', '(nothing)', [], () => false);

@@ -1,0 +1,131 @@
+/** Public shapes of decisions and traces. Everything here is plain, JSON-serialisable data. */
+import type { PatchOperation } from './mutate.js';
+
+/** What a violation does: `deny` blocks, `warn` warns, `audit` only records. Gatekeeper's `dryrun` loads as `audit`. */
+export type EnforcementAction = 'deny' | 'warn' | 'audit';
+
+export type ParameterSelectionBehavior = 'MatchFirst' | 'MatchAny';
+
+/** What happens when no `parameterSelection` entry matches. */
+export type NoMatchAction = 'proceed' | 'allow' | 'warn' | 'deny';
+
+export interface Violation {
+  /** `metadata.name` of the constraint or Policy. */
+  policy: string;
+  /** The constraint kind (`K8sMemoryLimits`) or `Policy`. */
+  kind: string;
+  /** The validate rule's name (`parameterSelection` for a no-match denial). */
+  rule: string;
+  message: string;
+  enforcementAction: EnforcementAction;
+  /** JSON pointer into the input of the offending element, for `forEach` over a plain path. */
+  path?: string;
+}
+
+export type DecisionErrorCode =
+  /** The input is not an object. */
+  | 'INVALID_INPUT'
+  /** A selector could not be evaluated (e.g. a dialect needs data the input lacks). */
+  | 'MATCH_ERROR'
+  /** Parameters merged from several MatchAny entries failed the schema. */
+  | 'INVALID_PARAMETERS'
+  /** A rule, message or patch failed while evaluating. */
+  | 'RULE_ERROR'
+  /** An unexpected failure inside verdict (a bug); the decision fails closed. */
+  | 'INTERNAL';
+
+export interface DecisionError {
+  code: DecisionErrorCode;
+  message: string;
+  policy?: string;
+  kind?: string;
+  rule?: string;
+  enforcementAction?: EnforcementAction;
+}
+
+export interface SelectorMismatch {
+  /** JSON pointer of the selector part that failed, in the policy document. */
+  at: string;
+  /** What that part requires. */
+  selector: string;
+}
+
+export interface SelectionTrace {
+  behavior: ParameterSelectionBehavior;
+  /** Entries that matched (MatchFirst: at most the first one), by index and optional name. */
+  matched: ReadonlyArray<{ readonly index: number; readonly name?: string }>;
+  /**
+   * `selected`: entries matched; `no-entries`: the constraint has none (spec.parameters used);
+   * `no-match-*`: none matched and `onParameterSelectionNoMatch` decided.
+   */
+  outcome: 'selected' | 'no-entries' | 'no-match-proceed' | 'no-match-allow' | 'no-match-warn' | 'no-match-deny';
+  /** With `explain: true`: why each entry before the winner did not match. */
+  mismatches?: Array<{ index: number; name?: string } & SelectorMismatch>;
+}
+
+export interface RuleTrace {
+  rule: string;
+  type: 'validate' | 'mutate';
+  result: 'pass' | 'fail' | 'error' | 'skipped';
+  /** For `forEach` rules: how many elements were checked and how many failed. */
+  elements?: number;
+  violations?: number;
+  /** Why a rule errored or was skipped. */
+  message?: string;
+}
+
+export interface PolicyTrace {
+  policy: string;
+  kind: string;
+  enforcementAction: EnforcementAction;
+  matched: boolean;
+  /** When not matched: the first selector part that failed. */
+  mismatch?: SelectorMismatch;
+  selection?: SelectionTrace;
+  /** The merged parameters the rules saw. */
+  parameters?: Readonly<Record<string, unknown>>;
+  rules: RuleTrace[];
+  /** Operations this policy contributed. */
+  patch?: PatchOperation[];
+  error?: string;
+}
+
+/**
+ * The result of `PolicySet.evaluate`. `allowed` is false when a deny-enforced
+ * violation exists, a deny-enforced policy errored, or the input was invalid.
+ */
+export interface Decision {
+  allowed: boolean;
+  violations: Violation[];
+  /** `[policy] message` for warn-enforced violations and `onParameterSelectionNoMatch: warn`. */
+  warnings: string[];
+  errors: DecisionError[];
+  /** The combined RFC 6902 operations, relative to the mutation target, in application order. */
+  patch: PatchOperation[];
+  /** The mutation target after every patch; present only when `patch` is not empty. */
+  mutated?: unknown;
+  /** One entry per policy whose selectors were evaluated, in policy order. */
+  trace: PolicyTrace[];
+  /** Policies ruled out by the selector index without evaluation (0 with `explain: true`). */
+  skipped: number;
+}
+
+export interface EvaluateOptions {
+  /** Apply `mutate` rules (default true). A validating-only caller passes false: no patch is computed. */
+  mutate?: boolean;
+  /** Evaluate every policy's selectors (no index) and record why each parameterSelection entry failed. */
+  explain?: boolean;
+}
+
+/** Summary of one loaded policy. */
+export interface PolicyInfo {
+  readonly kind: string;
+  readonly name: string;
+  readonly order: number;
+  readonly enforcementAction: EnforcementAction;
+  /** `metadata.name` of the PolicyTemplate (or the Policy itself). */
+  readonly template: string;
+  readonly parameterSelection: number;
+  readonly validate: readonly string[];
+  readonly mutate: readonly string[];
+}

@@ -1,0 +1,25 @@
+import { defineConfig, type Options } from 'tsup';
+
+/**
+ * Shared build settings for every @verdict package. Only options that tsdown
+ * also accepts are used, so moving to tsdown (once Node 22.18 is the floor) is
+ * mechanical: no esbuild plugins, no terser.
+ */
+export function defineLibConfig(options: {
+  entry: Record<string, string>;
+  /** `neutral` for code that must run in browsers, workers and edge runtimes. */
+  platform?: 'node' | 'neutral';
+}) {
+  const neutral = options.platform === 'neutral';
+  const config: Options = {
+    entry: options.entry,
+    format: ['esm', 'cjs'],
+    dts: true,
+    sourcemap: true,
+    clean: true,
+    platform: neutral ? 'neutral' : 'node',
+    target: neutral ? 'es2022' : 'node20',
+    tsconfig: 'tsconfig.build.json',
+  };
+  return defineConfig(config);
+}
