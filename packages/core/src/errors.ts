@@ -55,35 +55,38 @@ export interface Problem {
   column?: number;
 }
 
-/** The base class of every error verdict throws. */
-export class VerdictError extends Error {
+/**
+ * The base class of every error verdict throws. Adapters extend it with their
+ * own code unions (`class AdmissionError extends VerdictError<AdmissionErrorCode>`).
+ */
+export class VerdictError<C extends string = VerdictErrorCode> extends Error {
   override readonly name: string = 'VerdictError';
-  readonly code: VerdictErrorCode;
+  readonly code: C;
   /** JSON pointer to the offending place (in a document, an input or parameters). */
   readonly path: string;
 
-  constructor(code: VerdictErrorCode, message: string, options: { path?: string; cause?: unknown } = {}) {
+  constructor(code: C, message: string, options: { path?: string; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.code = code;
     this.path = options.path ?? '';
   }
 
   /** A stable, JSON-serialisable form: `{code, message, path}`. */
-  toJSON(): { code: VerdictErrorCode; message: string; path: string } {
+  toJSON(): { code: C; message: string; path: string } {
     return { code: this.code, message: this.message, path: this.path };
   }
 
   static forbiddenKey(key: string, path: string): VerdictError {
-    return new VerdictError('FORBIDDEN_KEY', `key "${key}" at ${path || '/'} is not allowed: it could change object prototypes`, { path });
+    return new VerdictError<VerdictErrorCode>('FORBIDDEN_KEY', `key "${key}" at ${path || '/'} is not allowed: it could change object prototypes`, { path });
   }
 
   static invalidInput(message: string, path = ''): VerdictError {
-    return new VerdictError('INVALID_INPUT', message, { path });
+    return new VerdictError<VerdictErrorCode>('INVALID_INPUT', message, { path });
   }
 }
 
 /** Thrown by `compilePolicies` and `parsePolicyDocuments`: the whole set is rejected. */
-export class PolicyLoadError extends VerdictError {
+export class PolicyLoadError extends VerdictError<'POLICY_LOAD'> {
   override readonly name = 'PolicyLoadError';
   readonly problems: readonly Problem[];
 
@@ -92,13 +95,13 @@ export class PolicyLoadError extends VerdictError {
     this.problems = problems;
   }
 
-  override toJSON(): { code: VerdictErrorCode; message: string; path: string; problems: Problem[] } {
+  override toJSON(): { code: 'POLICY_LOAD'; message: string; path: string; problems: Problem[] } {
     return { ...super.toJSON(), problems: [...this.problems] };
   }
 }
 
 /** Thrown for an invalid label selector; `position` is the 0-based offset in string input. */
-export class SelectorError extends VerdictError {
+export class SelectorError extends VerdictError<'INVALID_SELECTOR'> {
   override readonly name = 'SelectorError';
   readonly position: number | undefined;
 
@@ -126,8 +129,8 @@ function summarise(problems: readonly Problem[]): string {
 }
 
 /** Normalises anything thrown into a {@link VerdictError} (the original is kept as `cause`). */
-export function toVerdictError(value: unknown, code: VerdictErrorCode = 'INTERNAL'): VerdictError {
-  if (value instanceof VerdictError) return value;
+export function toVerdictError(value: unknown, code: VerdictErrorCode = 'INTERNAL'): VerdictError<string> {
+  if (value instanceof VerdictError) return value as VerdictError<string>;
   const message = value instanceof Error ? value.message : typeof value === 'string' ? value : 'unknown error';
-  return new VerdictError(code, message, { cause: value });
+  return new VerdictError<string>(code, message, { cause: value });
 }
