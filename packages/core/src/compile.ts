@@ -409,7 +409,12 @@ export function compilePolicies(documents: readonly unknown[], options: CompileO
   }
   const loader = new Loader(documents, options);
   loader.run();
-  if (loader.problems.length > 0) throw new PolicyLoadError(loader.problems);
+  if (loader.problems.length > 0) {
+    // Document order, then source order, so a report reads top to bottom.
+    const problems = loader.problems.map((p, n) => ({ p, n })).sort((a, b) =>
+      a.p.document - b.p.document || (a.p.line ?? 0) - (b.p.line ?? 0) || (a.p.column ?? 0) - (b.p.column ?? 0) || a.n - b.n);
+    throw new PolicyLoadError(problems.map((x) => x.p));
+  }
   const policies = loader.policies.sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
   policies.forEach((p, ordinal) => (p.ordinal = ordinal));
   const index = new PolicyIndex(policies.map((item) => ({ item, hints: item.match.hints })));

@@ -215,19 +215,28 @@ export class PolicySet {
   /** Matching and parameterSelection for one policy; returns it when its rules should run. */
   private select(policy: CompiledPolicy, input: Record<string, unknown>, run: Run, explain: boolean): Active | undefined {
     const scope: Scope = { input, parameters: policy.base.parameters, element: undefined, hasElement: false, overlay: true };
-    const trace: PolicyTrace = { policy: policy.name, kind: policy.kind, enforcementAction: policy.enforcementAction, matched: false, rules: [] };
+    // `rules` is added last so that a serialised trace reads: match, selection, parameters, rules, patch.
+    const trace = { policy: policy.name, kind: policy.kind, enforcementAction: policy.enforcementAction, matched: false } as PolicyTrace;
     run.trace.push(trace);
+    const active: Active = { policy, scope, trace };
+    const runs = this.choose(active, run, explain);
+    trace.rules = [];
+    return runs ? active : undefined;
+  }
+
+  /** Fills the trace; true when the policy's rules should run (with `scope.parameters` set). */
+  private choose({ policy, scope, trace }: Active, run: Run, explain: boolean): boolean {
     let failed: SelectorNode | undefined;
     try {
       failed = policy.match.test(scope);
     } catch (error) {
       trace.error = (error as Error).message;
       run.fail(policy, 'MATCH_ERROR', `unable to match: ${trace.error}`);
-      return undefined;
+      return false;
     }
     if (failed) {
       trace.mismatch = mismatch(failed);
-      return undefined;
+      return false;
     }
     trace.matched = true;
     let variant: Variant = policy.base;
@@ -242,7 +251,7 @@ export class PolicySet {
       } catch (error) {
         trace.error = (error as Error).message;
         run.fail(policy, 'MATCH_ERROR', `unable to match parameterSelection: ${trace.error}`);
-        return undefined;
+        return false;
       }
       const selection: SelectionTrace = {
         behavior: policy.behavior,
@@ -254,13 +263,13 @@ export class PolicySet {
       if (matched.length === 0) {
         switch (policy.onNoMatch) {
           case 'allow':
-            return undefined;
+            return false;
           case 'warn':
             run.warnings.push(`[${policy.name}] no parameterSelection entry matched; the policy was not evaluated`);
-            return undefined;
+            return false;
           case 'deny':
             run.violate(policy, 'parameterSelection', `no parameterSelection entry of ${policy.kind} "${policy.name}" matched and onParameterSelectionNoMatch is deny`);
-            return undefined;
+            return false;
           default:
             break;
         }
@@ -269,11 +278,11 @@ export class PolicySet {
     if (variant.error) {
       trace.error = variant.error;
       run.fail(policy, 'INVALID_PARAMETERS', `merged parameters are invalid: ${variant.error}`);
-      return undefined;
+      return false;
     }
     trace.parameters = variant.parameters;
     scope.parameters = variant.parameters;
-    return { policy, scope, trace };
+    return true;
   }
 
   private matchEntries(policy: CompiledPolicy, scope: Scope, mismatches: NonNullable<SelectionTrace['mismatches']> | undefined): CompiledEntry[] {

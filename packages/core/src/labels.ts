@@ -5,7 +5,7 @@
  */
 import { SelectorError } from './errors.js';
 import { describeType, isPlainObject, ownGet, preview } from './util/object.js';
-import { didYouMean } from './util/suggest.js';
+import { closest, didYouMean } from './util/suggest.js';
 
 export type LabelSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
 
@@ -160,17 +160,22 @@ function expressionRequirement(expr: unknown, path: string, issues: SelectorIssu
     return undefined;
   }
   let ok = true;
+  const suggested = new Set<string>();
   for (const field of Object.keys(expr)) {
     if (field === 'key' || field === 'operator' || field === 'values') continue;
-    issues.push({ path: `${path}/${field}`, message: `unknown field "${field}" in match expression${didYouMean(field, ['key', 'operator', 'values'])}` });
+    const hit = closest(field, ['key', 'operator', 'values']);
+    if (hit) suggested.add(hit);
+    issues.push({ path: `${path}/${field}`, message: `unknown field "${field}" in match expression${hit ? `; did you mean "${hit}"?` : ''}` });
     ok = false;
   }
   const { key, operator, values } = expr as { key?: unknown; operator?: unknown; values?: unknown };
-  if (typeof key !== 'string') {
+  if (key === undefined && suggested.has('key')) ok = false;
+  else if (typeof key !== 'string') {
     issues.push({ path: `${path}/key`, message: key === undefined ? 'a match expression needs a "key"' : `key must be a string (got ${describeType(key)})` });
     ok = false;
   }
-  if (typeof operator !== 'string' || !OPERATORS.includes(operator as LabelSelectorOperator)) {
+  if (operator === undefined && suggested.has('operator')) ok = false;
+  else if (typeof operator !== 'string' || !OPERATORS.includes(operator as LabelSelectorOperator)) {
     const message = operator === undefined
       ? `a match expression needs an "operator" (one of ${OPERATORS.join(', ')})`
       : `"${String(operator)}" is not a valid label selector operator; expected one of ${OPERATORS.join(', ')}${typeof operator === 'string' ? didYouMean(operator, OPERATORS) : ''}`;

@@ -187,9 +187,9 @@ export class CowDocument {
     const result = jsonpatch.applyOperation(
       this.root,
       { op: op.op, path: toPointer(abs), ...(from ? { from: toPointer(from) } : {}), ...(op.value ? { value: out.value } : {}) } as Parameters<typeof jsonpatch.applyOperation>[1],
-      false,
-      true,
-      true,
+      true, // validate: RFC 6902 errors (remove/replace of a missing path, …) instead of silent no-ops
+      true, // mutate in place: every container on the path is already a private copy
+      true, // refuse __proto__ / constructor segments
     );
     if (abs.length === 0) this.root = result.newDocument as Record<string, unknown>;
     emit.push(out);

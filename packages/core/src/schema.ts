@@ -25,7 +25,7 @@ export type DocumentShape = 'PolicyTemplate' | 'Policy' | 'Constraint';
 export function validateDocumentShape(shape: DocumentShape, document: unknown): SchemaIssue[] {
   let validate = documentValidators.get(shape);
   if (!validate) {
-    documentAjv ??= new Ajv({ allErrors: true, strict: false, logger: false, validateFormats: false });
+    documentAjv ??= new Ajv({ allErrors: true, strict: false, logger: false, validateFormats: false, verbose: true });
     if (!documentAjv.getSchema(documentSchema.$id)) documentAjv.addSchema(documentSchema);
     validate = documentAjv.getSchema(`${documentSchema.$id}#/definitions/${shape}`)!;
     documentValidators.set(shape, validate);
@@ -51,7 +51,7 @@ export function compileParametersSchema(schema: object): ParametersValidator {
   const key = JSON.stringify(schema);
   let validate = parameterValidators.get(key);
   if (!validate) {
-    parametersAjv ??= new Ajv({ allErrors: true, strict: false, logger: false, validateFormats: false, useDefaults: true });
+    parametersAjv ??= new Ajv({ allErrors: true, strict: false, logger: false, validateFormats: false, useDefaults: true, verbose: true });
     validate = parametersAjv.compile(schema);
     if (parameterValidators.size > 1000) parameterValidators.clear();
     parameterValidators.set(key, validate);

@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import * as core from '@verdict/core';
+import { anyGlobMatcher, compileTemplate, globMatcher, isGlob, MISSING, PolicyLoadError, renderValue, toVerdictError, VerdictError } from '@verdict/core';
+import { load } from './helpers.js';
+
+describe('the public surface of @verdict/core', () => {
+  it('exports exactly these runtime values (each is tested in this folder)', () => {
+    expect(Object.keys(core).sort()).toEqual([
+      'MISSING', 'OPERATION_NAMES', 'PolicyLoadError', 'PolicySet', 'SelectorError', 'VerdictError', 'anyGlobMatcher', 'compileLabelSelector',
+      'compileLogic', 'compilePolicies', 'compileTemplate', 'documentSchema', 'formatLabelSelector', 'formatProblem', 'globMatcher', 'isGlob',
+      'labelKeyError', 'labelValueError', 'loadPolicySet', 'matchLabelSelector', 'mergeParameters', 'parseImageReference', 'parseLabelSelector',
+      'parsePolicyDocuments', 'parseQuantity', 'renderValue', 'sourceLocation', 'toVerdictError', 'validateLabelSelector',
+    ]);
+  });
+});
+
+describe('globs', () => {
+  it('compare plain names exactly and run prefix, suffix and full globs', () => {
+    expect(globMatcher('default')('default')).toBe(true);
+    expect(globMatcher('default')('default2')).toBe(false);
+    expect(globMatcher('kube-*')('kube-system')).toBe(true);
+    expect(globMatcher('*-system')('gatekeeper-system')).toBe(true);
+    expect(globMatcher('team-?')('team-a')).toBe(true);
+    expect(globMatcher('{a,b}-*')('b-1')).toBe(true);
+    expect(globMatcher('*')('.hidden')).toBe(true);
+    expect(anyGlobMatcher(['x', 'y*'])('yes')).toBe(true);
+    expect(anyGlobMatcher([])('x')).toBe(false);
+    expect(isGlob('kube-*')).toBe(true);
+    expect(isGlob('kube-system')).toBe(false);
+  });
+});
+
+describe('templates', () => {
+  it('render values the way messages show them', () => {
+    const t = compileTemplate('{{a}} / {{b}} / {{c}} / {{d}}');
+    const data: Record<string, unknown> = { a: ['x', 'y'], b: null, d: { k: 1 } };
+    expect(t.render((path) => data[path[0]!])).toBe(`x, y / null / ${MISSING} / {"k":1}`);
+    expect(t.paths).toEqual([['a'], ['b'], ['c'], ['d']]);
+    expect(renderValue(3)).toBe('3');
+    expect(compileTemplate('plain').constant).toBe(true);
+    expect(() => compileTemplate('{{ a | nope }}')).toThrow(/unknown filter "nope"/);
+  });
+});
+
+describe('errors', () => {
+  it('serialise to {code, message, path} and normalise unknown throwables', () => {
+    const e = new VerdictError('INVALID_INPUT', 'bad', { path: '/x' });
+    expect(e.toJSON()).toEqual({ code: 'INVALID_INPUT', message: 'bad', path: '/x' });
+    expect(toVerdictError(new Error('x'))).toMatchObject({ code: 'INTERNAL', message: 'x' });
+    expect(toVerdictError(e)).toBe(e);
+    expect(VerdictError.forbiddenKey('__proto__', '/a').code).toBe('FORBIDDEN_KEY');
+    expect(VerdictError.invalidInput('nope').code).toBe('INVALID_INPUT');
+  });
+
+  it('PolicyLoadError lists problems in its message and JSON', () => {
+    try {
+      load('kind: Policy\napiVersion: verdict.dev/v1\nmetadata: {name: x}\nspec: {bogus: 1}\n');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(PolicyLoadError);
+      expect((error as PolicyLoadError).message).toMatch(/^1 problem in policy documents:\n {2}- test\.yaml:4:\d+ \(Policy\/x\) at \/spec\/bogus: unknown field "bogus"/);
+      expect((error as PolicyLoadError).toJSON().problems).toHaveLength(1);
+    }
+  });
+});
+
+describe('PolicySet', () => {
+  it('reports its mutation target and dialects', () => {
+    const set = load('kind: Policy\napiVersion: verdict.dev/v1\nmetadata: {name: x}\nspec: {}\n', { mutationTarget: '/object' });
+    expect(set.mutationTarget).toBe('/object');
+    expect(set.dialects).toEqual([]);
+  });
+});
