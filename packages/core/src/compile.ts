@@ -89,6 +89,8 @@ export interface CompiledPolicy {
   /** MatchAny combinations, merged lazily and cached by the list of matched entries. */
   anyCache: Map<string, Variant>;
   info: PolicyInfo;
+  /** Where the policy came from (for lint findings with file and line). */
+  document: { index: number; object: object };
 }
 
 const GATEKEEPER_CONSTRAINTS = /^constraints\.gatekeeper\.sh\//;
@@ -304,7 +306,7 @@ class Loader {
     this.warmPatterns(i, unit, [base, ...entries.map((e) => e.variant)]);
     const policy: CompiledPolicy = {
       ordinal: 0, kind, name, order: (spec['order'] as number | undefined) ?? 0, enforcementAction, template: unit, match,
-      base, behavior, onNoMatch, entries, anyCache: new Map(),
+      base, behavior, onNoMatch, entries, anyCache: new Map(), document: { index: i, object: doc },
       info: Object.freeze({
         kind, name, order: (spec['order'] as number | undefined) ?? 0, enforcementAction, template: unit.name,
         parameterSelection: entries.length, validate: Object.freeze(unit.validate.map((r) => r.name)), mutate: Object.freeze(unit.mutate.map((r) => r.name)),

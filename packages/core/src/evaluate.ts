@@ -5,6 +5,7 @@
  * Evaluation is synchronous, deterministic and never throws.
  */
 import type { CompiledEntry, CompiledPolicy, Variant } from './compile.js';
+import { lintPolicies, type LintFinding } from './lint.js';
 import { mergeParameters } from './merge.js';
 import { CowDocument, type PatchOperation } from './mutate.js';
 import { rootStep, truthy, type Scope } from './logic/scope.js';
@@ -78,6 +79,14 @@ export class PolicySet {
     private readonly settings: Settings,
   ) {
     this.policies = Object.freeze(compiled.map((p) => p.info));
+  }
+
+  /**
+   * Static analysis: parameterSelection entries that can never be chosen and
+   * matches that can never hold, with document paths (and lines for parsed text).
+   */
+  lint(): LintFinding[] {
+    return lintPolicies(this.compiled);
   }
 
   /** JSON pointer of the part of the input that mutations patch. */

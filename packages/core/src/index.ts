@@ -9,6 +9,7 @@ export { parsePolicyDocuments, sourceLocation, type ParseOptions, type PolicyDoc
 export { compilePolicies, type CompileOptions } from './compile.js';
 export { loadPolicySet, type PolicySource } from './load.js';
 export { PolicySet } from './evaluate.js';
+export type { LintFinding } from './lint.js';
 export type {
   Decision, DecisionError, DecisionErrorCode, EnforcementAction, EvaluateOptions, NoMatchAction, ParameterSelectionBehavior,
   PolicyInfo, PolicyTrace, RuleTrace, SelectionTrace, SelectorMismatch, Violation,

@@ -491,6 +491,8 @@ export interface CompiledLabelSelector {
   readonly text: string;
   /** Required `key ∈ values` conditions (from matchLabels and In), used to index policies. */
   readonly required: ReadonlyArray<{ key: string; values: readonly string[] }>;
+  /** Every requirement, normalised (`=` as In, `!=` as NotIn), for static analysis. */
+  readonly requirements: readonly LabelSelectorRequirement[];
 }
 
 /** Compiles a selector (structured or string form) once; throws {@link SelectorError} when invalid. */
@@ -513,6 +515,7 @@ export function compileLabelSelector(selector: LabelSelector | string | null | u
     matches,
     text: requirements.map(formatRequirement).join(',') || '(everything)',
     required: requirements.filter((r) => r.op === 'In').map((r) => ({ key: r.key, values: r.values })),
+    requirements: requirements.map((r) => (r.op === 'Exists' || r.op === 'DoesNotExist' ? { key: r.key, operator: r.op } : { key: r.key, operator: r.op, values: r.values })),
   };
 }
 

@@ -65,6 +65,10 @@ describe('errors', () => {
 });
 
 describe('PolicySet', () => {
+  it('lints its policies (see lint.test.ts for the findings)', () => {
+    expect(load('kind: Policy\napiVersion: verdict.dev/v1\nmetadata: {name: x}\nspec: {}\n').lint()).toEqual([]);
+  });
+
   it('reports its mutation target and dialects', () => {
     const set = load('kind: Policy\napiVersion: verdict.dev/v1\nmetadata: {name: x}\nspec: {}\n', { mutationTarget: '/object' });
     expect(set.mutationTarget).toBe('/object');

@@ -4,12 +4,12 @@
  * {@link SelectorNode} per block.
  */
 import { anyGlobMatcher, isGlob } from '../glob.js';
-import { compileLabelSelector, validateLabelSelector, type LabelSelector } from '../labels.js';
+import { compileLabelSelector, formatLabelSelector, validateLabelSelector, type LabelSelector, type LabelSelectorRequirement } from '../labels.js';
 import { LogicError, type LogicCompiler } from '../logic/compile.js';
 import { truthy } from '../logic/scope.js';
 import { deepEqual, describeType, escapePointerSegment, getPath, isPlainObject, parsePathNotation, preview } from '../util/object.js';
 import { didYouMean } from '../util/suggest.js';
-import { allOf, anyOf, leaf, MATCH_ALL, MATCH_NONE, notOf, type SelectorNode } from './node.js';
+import { allOf, anyOf, leaf, MATCH_ALL, MATCH_NONE, notOf, type Fact, type SelectorNode } from './node.js';
 import type { DialectContext, IndexHint, MatchDialect, Path, Selector } from './types.js';
 
 export const CORE_KEYS = ['labels', 'fields', 'when', 'all', 'any', 'not'] as const;
@@ -175,6 +175,25 @@ function coreField(item: unknown, at: string, env: SelectorEnv): SelectorNode {
   return compileSelector(desc, at, env, '');
 }
 
+function labelFacts(path: readonly string[], requirements: readonly LabelSelectorRequirement[]): Fact[] {
+  return requirements.map((r) => {
+    const where = [...path, r.key];
+    const text = `${pathText(path)}: ${formatLabelSelector({ matchExpressions: [r] })}`;
+    switch (r.operator) {
+      case 'In':
+        return { path: where, in: r.values ?? [], text };
+      case 'NotIn':
+        return { path: where, notIn: r.values ?? [], text };
+      case 'Exists':
+      case 'Gt':
+      case 'Lt':
+        return { path: where, exists: true, text };
+      default:
+        return { path: where, exists: false, text };
+    }
+  });
+}
+
 /** A predicate over a value (a list matches when any element does). */
 function valueMatcher(list: readonly unknown[]): (value: unknown) => boolean {
   const strings = list.filter((v): v is string => typeof v === 'string');
@@ -225,7 +244,8 @@ export function compileSelector(selector: Selector, base: string, env: SelectorE
     if (compiled.text === '(everything)') return MATCH_ALL;
     const hints: IndexHint[] = compiled.required.map((r) => ({ path: [...path, r.key], values: r.values }));
     const { matches } = compiled;
-    return leaf(at, describe ?? `${pathText(path)}: ${compiled.text}`, hints, (scope) => matches(getPath(scope.input, path) as Record<string, unknown> | undefined));
+    const node = leaf(at, describe ?? `${pathText(path)}: ${compiled.text}`, hints, (scope) => matches(getPath(scope.input, path) as Record<string, unknown> | undefined));
+    return { ...node, test: node.test, facts: labelFacts(path, compiled.requirements) };
   }
   if ('field' in s) {
     const path = toPath(s.field as Path, at, env);

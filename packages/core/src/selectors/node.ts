@@ -2,6 +2,20 @@
 import type { Scope } from '../logic/scope.js';
 import type { IndexHint } from './types.js';
 
+/**
+ * A necessary condition on one label of a label map, kept for static analysis
+ * (lint): the label at `path` must be one of `in`, must not be one of `notIn`
+ * (or be absent), or must / must not exist.
+ */
+export interface Fact {
+  readonly path: readonly string[];
+  readonly in?: readonly string[];
+  readonly notIn?: readonly string[];
+  readonly exists?: boolean;
+  /** How the condition reads, e.g. `namespaceLabels: team in (a,b)`. */
+  readonly text: string;
+}
+
 export interface SelectorNode {
   /** JSON pointer of this selector in its document. */
   readonly at: string;
@@ -11,6 +25,8 @@ export interface SelectorNode {
   readonly hints: readonly IndexHint[];
   /** `undefined` when the input matches; otherwise the (leaf) node that did not. May throw. */
   readonly test: (scope: Scope) => SelectorNode | undefined;
+  /** Conditions every matching input satisfies (label requirements), for lint. */
+  readonly facts?: readonly Fact[];
 }
 
 export function leaf(at: string, text: string, hints: readonly IndexHint[], matches: (scope: Scope) => boolean): SelectorNode {
@@ -25,13 +41,14 @@ export function allOf(at: string, children: readonly SelectorNode[]): SelectorNo
   if (parts.length === 0) return MATCH_ALL;
   if (parts.length === 1) return parts[0]!;
   const hints = parts.flatMap((c) => c.hints);
+  const facts = parts.flatMap((c) => c.facts ?? []);
   const text = parts.map((c) => c.text).join(' and ');
   if (parts.length === 2) {
     const [a, b] = parts as [SelectorNode, SelectorNode];
-    return { at, text, hints, test: (s) => a.test(s) ?? b.test(s) };
+    return { at, text, hints, facts, test: (s) => a.test(s) ?? b.test(s) };
   }
   return {
-    at, text, hints,
+    at, text, hints, facts,
     test: (s) => {
       for (let i = 0; i < parts.length; i++) {
         const failed = parts[i]!.test(s);
