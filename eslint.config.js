@@ -30,6 +30,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS consumers of the built packages check that require() works.
+    files: ['integrations/**/*.cjs', 'integrations/**/*.cts'],
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable' } },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Library code never prints; the CLI writes through its own output module.
     files: ['packages/*/src/**/*.ts'],
     ignores: ['packages/cli/src/**'],

@@ -25,7 +25,7 @@ export { parseQuantity } from './quantity.js';
 export { parseImageReference, type ImageReference } from './logic/image.js';
 export { globMatcher, anyGlobMatcher, isGlob, type StringMatcher } from './glob.js';
 export { compileTemplate, renderValue, MISSING, type CompiledTemplate } from './template.js';
-export { documentSchema } from './schema.js';
+export { documentSchema, type JsonSchemaDocument } from './schema.js';
 export type { DialectContext, IndexHint, MatchDialect, Path, Selector } from './selectors/types.js';
 export {
   VerdictError, PolicyLoadError, SelectorError, formatProblem, toVerdictError,

@@ -4,11 +4,23 @@
  * Validators are compiled once per process and shared.
  */
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
-import documentSchema from '../schema/policy.schema.json';
+import schemaJson from '../schema/policy.schema.json';
 import { describeType, escapePointerSegment, preview } from './util/object.js';
 import { didYouMean } from './util/suggest.js';
 
-export { documentSchema };
+/** A JSON Schema document (draft-07). */
+export interface JsonSchemaDocument {
+  readonly $schema: string;
+  readonly $id: string;
+  readonly definitions: Readonly<Record<string, object>>;
+  readonly [keyword: string]: unknown;
+}
+
+/**
+ * The JSON Schema (draft-07) of verdict policy documents, also published as
+ * `@verdict/core/schema/policy.schema.json` for editors (`# yaml-language-server: $schema=…`).
+ */
+export const documentSchema: JsonSchemaDocument = schemaJson;
 
 export interface SchemaIssue {
   /** JSON pointer inside the validated value. */
