@@ -1,0 +1,81 @@
+/**
+ * Smoke of the benchmark suite (no timing assertions): every workload's
+ * setup runs its sanity checks (each engine allows the good inputs and denies
+ * the bad ones), each timed case runs a handful of iterations, and the
+ * aggregation, tables and report render. Keeps test/bench from rotting.
+ */
+import { describe, expect, it } from 'vitest';
+import { aggregate, checkTargets, type Results } from './src/aggregate.js';
+import { exercise, type GroupResult } from './src/method.js';
+import { renderChart } from './src/chart.js';
+import { renderReport } from './src/report-render.js';
+import { groupTable, scaleTable, targetsTable } from './src/table.js';
+import { loadWorkload } from './src/workloads/load.js';
+import { ruleWorkload } from './src/workloads/rule.js';
+import { scaleWorkload } from './src/workloads/scale.js';
+
+describe('workload 1 (one decision)', () => {
+  it('passes the sanity checks and runs every engine a few times', async () => {
+    const group = await ruleWorkload();
+    expect(group.cases.map((c) => c.engine)).toEqual(expect.arrayContaining(['verdict', 'baseline', 'json-logic-js', 'json-logic-engine', 'casl', 'casbin', 'json-rules-engine']));
+    for (const c of group.cases) await exercise(c, 5);
+  });
+});
+
+describe('workload 2 (scale)', () => {
+  it.each([10, 100])('passes the sanity checks with %i constraints and runs every engine a few times', async (n) => {
+    const group = await scaleWorkload(n);
+    expect(group.info?.['constraints']).toBe(n);
+    expect(Number(group.info?.['matchedPerInput'])).toBeGreaterThan(0);
+    for (const c of group.cases) await exercise(c, 3);
+  });
+});
+
+describe('workload 4 (loading)', () => {
+  it('compiles generated policy sets and reports time and heap', () => {
+    const group = loadWorkload({ main: 20, large: 40 });
+    expect(group.rows).toHaveLength(4);
+    expect(group.rows[0]!.metrics?.['constraints']).toBe(20);
+  });
+});
+
+describe('reporting', () => {
+  function setup(): Results {
+    const run = (scale: number): GroupResult[] => [
+      { id: 'rule', title: 'rule', rows: [
+        { name: 'v', engine: 'verdict', ns: 1000 * scale, rme: 1, samples: 10, batch: 10, reference: true },
+        { name: 'b', engine: 'baseline', ns: 500 * scale, rme: 1, samples: 10, batch: 10 },
+        { name: 'j', engine: 'json-logic-js', ns: 4000 * scale, rme: 1, samples: 10, batch: 10 },
+      ] },
+      ...[10, 100, 1000, 10000].map((n) => ({ id: `scale-${n}`, title: `${n}`, info: { constraints: n, matchedPerInput: 5 }, rows: [
+        { name: 'v', engine: 'verdict', ns: 5000 * scale * (1 + n / 1e5), rme: 1, samples: 10, batch: 10, reference: true },
+        { name: 's', engine: 'baseline-scan', ns: 30 * n * scale, rme: 1, samples: 10, batch: 10 },
+      ] })),
+    ];
+    const runs = [run(1), run(1.2), run(0.9)];
+    const groups = runs[0]!.map((g) => aggregate(runs.map((r) => r.find((x) => x.id === g.id)!)));
+    const machine = { cpu: 'test cpu', cores: 2, memoryGiB: 4, os: 'Linux', node: 'v20', commit: 'abc', versions: {} };
+    return { date: '2025-01-01T00:00:00Z', machine, runs: 3, mode: 'full', groups, targets: checkTargets(groups) };
+  }
+
+  it('takes medians and same-run ratios and checks targets 1 and 2', () => {
+    const results = setup();
+    const rule = results.groups.find((g) => g.id === 'rule')!;
+    expect(rule.rows[0]!.ns).toBe(1000);
+    expect(rule.rows[2]!.ratio).toBeCloseTo(4);
+    expect(results.targets.find((t) => t.id === '1')?.pass).toBe(true);
+    expect(results.targets.find((t) => t.id === '2')?.pass).toBe(true);
+    expect(results.targets.find((t) => t.id === '5')?.pass).toBeNull();
+  });
+
+  it('renders tables, the chart and the report', () => {
+    const results = setup();
+    expect(groupTable(results.groups[0]!)).toContain('| **v** |');
+    expect(scaleTable(results.groups)).toContain('N = 10,000');
+    expect(targetsTable(results.targets)).toContain('met');
+    const svg = renderChart(results.groups);
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg).toContain('10,000');
+    expect(renderReport(results, 'performance-scale.svg')).toContain('test cpu');
+  });
+});

@@ -1,0 +1,170 @@
+/**
+ * Combines the runs (one process each) into medians, run spreads and
+ * same-run ratios to the verdict row, and checks the issue's targets.
+ */
+import type { GroupResult, Row } from './method.js';
+import type { Machine } from './machine.js';
+
+export interface AggregatedRow {
+  name: string;
+  engine: string;
+  /** Median over runs of the per-run mean, ns per call. */
+  ns: number;
+  /** Every run's mean, ns. */
+  runs: number[];
+  /** (max − min) / median over runs. */
+  spread: number;
+  /** Median within-run relative margin of error, percent. */
+  rme: number;
+  /** Median over runs of (this row ÷ the verdict row of the same run). */
+  ratio?: number;
+  reference?: boolean;
+  batch: number;
+  note?: string;
+  metrics?: Record<string, number>;
+}
+
+export interface AggregatedGroup {
+  id: string;
+  title: string;
+  rows: AggregatedRow[];
+  info?: Record<string, number | string>;
+}
+
+export interface Target {
+  id: string;
+  goal: string;
+  measured: string;
+  /** `true` met, `false` not met, `null` not measured (or report only). */
+  pass: boolean | null;
+}
+
+export interface Results {
+  date: string;
+  machine: Machine;
+  runs: number;
+  mode: 'full' | 'quick';
+  groups: AggregatedGroup[];
+  targets: Target[];
+}
+
+export function median(values: readonly number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length === 0 ? NaN : s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Runs of one group (same id) → one aggregated group, rows in first-run order. */
+export function aggregate(runs: readonly GroupResult[]): AggregatedGroup {
+  const first = runs[0]!;
+  const rows = first.rows.map((r0): AggregatedRow => {
+    const same = runs.map((g) => g.rows.find((r) => r.name === r0.name)).filter((r): r is Row => r !== undefined);
+    const ns = same.map((r) => r.ns);
+    const ratios = runs.flatMap((g) => {
+      const ref = g.rows.find((r) => r.reference);
+      const row = g.rows.find((r) => r.name === r0.name);
+      return ref && row ? [row.ns / ref.ns] : [];
+    });
+    const m = median(ns);
+    const out: AggregatedRow = {
+      name: r0.name, engine: r0.engine, ns: m, runs: ns, spread: ns.length > 1 ? (Math.max(...ns) - Math.min(...ns)) / m : 0,
+      rme: median(same.map((r) => r.rme)), batch: r0.batch,
+    };
+    if (ratios.length) out.ratio = median(ratios);
+    if (r0.reference) out.reference = true;
+    if (r0.note) out.note = r0.note;
+    if (r0.metrics) {
+      const metrics: Record<string, number> = {};
+      for (const key of Object.keys(r0.metrics)) metrics[key] = median(same.map((r) => r.metrics?.[key] ?? NaN));
+      out.metrics = metrics;
+    }
+    return out;
+  });
+  const g: AggregatedGroup = { id: first.id, title: first.title, rows };
+  if (first.info) g.info = first.info;
+  return g;
+}
+
+export function formatNs(ns: number): string {
+  if (!Number.isFinite(ns)) return '—';
+  if (ns < 1_000) return `${ns.toFixed(0)} ns`;
+  if (ns < 1e6) return `${(ns / 1e3).toFixed(ns < 1e4 ? 2 : 1)} µs`;
+  if (ns < 1e9) return `${(ns / 1e6).toFixed(ns < 1e7 ? 2 : 1)} ms`;
+  return `${(ns / 1e9).toFixed(2)} s`;
+}
+
+export function formatOps(ns: number): string {
+  const ops = 1e9 / ns;
+  if (ops >= 1e6) return `${(ops / 1e6).toFixed(2)} M`;
+  if (ops >= 1e3) return `${(ops / 1e3).toFixed(1)} k`;
+  return ops.toFixed(ops < 10 ? 2 : 0);
+}
+
+const byEngine = (g: AggregatedGroup | undefined, engine: string) => g?.rows.find((r) => r.engine === engine);
+const x = (v: number) => `${v.toFixed(2)}×`;
+
+/** The issue's targets 1–5, checked against the aggregated groups. */
+export function checkTargets(groups: readonly AggregatedGroup[]): Target[] {
+  const get = (id: string) => groups.find((g) => g.id === id);
+  const targets: Target[] = [];
+
+  const rule = get('rule');
+  const v = byEngine(rule, 'verdict');
+  const base = byEngine(rule, 'baseline');
+  const jl = byEngine(rule, 'json-logic-js');
+  if (v && base?.ratio !== undefined && jl?.ratio !== undefined) {
+    const vsBase = 1 / base.ratio;
+    const vsJl = jl.ratio;
+    targets.push({
+      id: '1', goal: 'evaluate ≤ 4× hand-written JS and ≥ 2× faster than json-logic-js `apply`',
+      measured: `${formatNs(v.ns)}: ${x(vsBase)} hand-written (${formatNs(base.ns)}); json-logic-js (${formatNs(jl.ns)}) is ${x(vsJl)} slower`,
+      pass: vsBase <= 4 && vsJl >= 2,
+    });
+  } else targets.push({ id: '1', goal: 'evaluate ≤ 4× hand-written JS and ≥ 2× faster than json-logic-js', measured: 'not measured', pass: null });
+
+  const s100 = byEngine(get('scale-100'), 'verdict');
+  const s10k = byEngine(get('scale-10000'), 'verdict');
+  if (s100 && s10k) {
+    const ratios = [10, 100, 1000, 10000].map((n) => byEngine(get(`scale-${n}`), 'verdict')).map((r) => (r ? formatNs(r.ns) : '—'));
+    targets.push({
+      id: '2', goal: '10,000 constraints ≤ 3× the 100-constraint case',
+      measured: `${x(s10k.ns / s100.ns)} (10 / 100 / 1,000 / 10,000: ${ratios.join(' / ')})`,
+      pass: s10k.ns / s100.ns <= 3,
+    });
+  } else targets.push({ id: '2', goal: '10,000 constraints ≤ 3× the 100-constraint case', measured: 'not measured', pass: null });
+
+  const review = get('review');
+  const rv = byEngine(review, 'verdict-review');
+  const re = byEngine(review, 'verdict');
+  if (rv && re) {
+    const clones = review?.info?.['clonesWithoutMutation'];
+    targets.push({
+      id: '3', goal: '`review()` of a ~2 KB AdmissionReview ≤ 3× `PolicySet.evaluate`; no clone without mutation',
+      measured: `${formatNs(rv.ns)} vs ${formatNs(re.ns)}: ${x(rv.ns / re.ns)}${clones === undefined ? '' : `; input identity kept: ${clones === 0 ? 'yes' : 'no'}`}`,
+      pass: rv.ns / re.ns <= 3 && (clones === undefined || clones === 0),
+    });
+  } else targets.push({ id: '3', goal: '`review()` ≤ 3× `PolicySet.evaluate`', measured: review?.info?.['skipped'] ? `not run: ${review.info['skipped']}` : 'not measured', pass: null });
+
+  const load = get('load');
+  const cold = load?.rows.find((r) => r.reference);
+  if (cold?.metrics) {
+    const mb = Math.max(cold.metrics['retainedBytes'] ?? 0, cold.metrics['peakBytes'] ?? 0) / 2 ** 20;
+    targets.push({
+      id: '4', goal: '`compilePolicies` of 1,000 constraints < 1 s and < 100 MB',
+      measured: `${formatNs(cold.ns)}, ${(cold.metrics['retainedBytes']! / 2 ** 20).toFixed(1)} MB retained, ${(cold.metrics['peakBytes']! / 2 ** 20).toFixed(1)} MB peak`,
+      pass: cold.ns < 1e9 && mb < 100,
+    });
+  } else targets.push({ id: '4', goal: '`compilePolicies` of 1,000 constraints < 1 s and < 100 MB', measured: 'not measured', pass: null });
+
+  const hook = get('webhook');
+  const h = hook?.rows[0];
+  if (h?.metrics) {
+    const m = h.metrics;
+    targets.push({
+      id: '5', goal: 'webhook over HTTPS under load: report rps, p50, p99, errors',
+      measured: `${m['rps']?.toFixed(0)} req/s, p50 ${m['p50Ms']} ms, p99 ${m['p99Ms']} ms, ${m['errors']} errors / ${m['requests']} requests`,
+      pass: m['errors'] === 0 && (m['non2xx'] ?? 0) === 0 ? true : false,
+    });
+  } else targets.push({ id: '5', goal: 'webhook over HTTPS under load', measured: hook?.info?.['skipped'] ? `not run: ${hook.info['skipped']}` : 'not measured', pass: null });
+  return targets;
+}

@@ -1,0 +1,78 @@
+/**
+ * `pnpm bench`: runs every job in separate `node` processes (default 3 runs
+ * each), prints a table per workload with medians and same-run ratios to
+ * verdict, and the targets. Options:
+ *   --runs N        processes per job (default 3; the load job always uses 5)
+ *   --quick         short timings, one run (a smoke of the whole pipeline)
+ *   --only a,b      only these jobs (rule, scale-10 … scale-10000, load, review, webhook)
+ *   --json FILE     also write the aggregated results (input of report.ts)
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { aggregate, checkTargets, type AggregatedGroup, type Results } from './aggregate.js';
+import { allJobs } from './jobs.js';
+import { machine } from './machine.js';
+import type { GroupResult } from './method.js';
+import { groupTable, scaleTable, targetsTable } from './table.js';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const option = (name: string) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+
+const quick = flag('--quick');
+const runs = quick ? 1 : Number(option('--runs') ?? 3);
+const only = option('--only')?.split(',');
+const jsonOut = option('--json');
+
+const jobs = (await allJobs()).filter((j) => !only || only.includes(j.id));
+const scratch = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
+const byGroup = new Map<string, GroupResult[]>();
+
+for (const job of jobs) {
+  const n = quick ? 1 : (job.runs ?? runs);
+  for (let r = 0; r < n; r++) {
+    const out = join(scratch, `${job.id}-${r}.json`);
+    process.stderr.write(`bench: ${job.id} run ${r + 1}/${n}\n`);
+    const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--conditions=@verdict/source', join(root, 'src/child.ts'), job.id, quick ? 'quick' : 'full', out], {
+      cwd: root, stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    if (child.status !== 0) {
+      console.error(`bench: job ${job.id} failed (exit ${child.status ?? child.signal})`);
+      process.exitCode = 1;
+      continue;
+    }
+    for (const g of JSON.parse(readFileSync(out, 'utf8')) as GroupResult[]) {
+      const list = byGroup.get(g.id) ?? [];
+      list.push(g);
+      byGroup.set(g.id, list);
+    }
+  }
+}
+rmSync(scratch, { recursive: true, force: true });
+
+const groups: AggregatedGroup[] = [...byGroup.values()].map(aggregate);
+const targets = checkTargets(groups);
+const m = machine();
+console.log(`\nverdict benchmarks: ${m.cpu}, ${m.cores} cores, Node ${m.node}, commit ${m.commit}; ${quick ? 'quick mode (not for publishing)' : `median of ${runs} processes`}\n`);
+for (const g of groups) {
+  console.log(`## ${g.title}\n`);
+  console.log(groupTable(g));
+  if (g.info) console.log(`\n${Object.entries(g.info).map(([k, v]) => `${k}: ${v}`).join(' · ')}`);
+  console.log('');
+}
+const curve = scaleTable(groups);
+if (curve) console.log(`## Workload 2: the scaling curve\n\n${curve}\n`);
+console.log(`## Targets\n\n${targetsTable(targets)}\n`);
+
+if (jsonOut) {
+  const results: Results = { date: new Date().toISOString(), machine: m, runs, mode: quick ? 'quick' : 'full', groups, targets };
+  writeFileSync(resolve(root, jsonOut), `${JSON.stringify(results, null, 1)}\n`);
+  console.log(`results written to ${jsonOut}`);
+}
