@@ -1,0 +1,224 @@
+/**
+ * Gatekeeper's `spec.match` (pkg/mutation/match/match.go, pkg/target/matcher.go)
+ * as core selectors. All matchers are ANDed in Gatekeeper's order; the block is
+ * evaluated against `object` and, failing that, `oldObject`. Kinds, scope and
+ * namespaces read the request (the same for both objects); labelSelector,
+ * namespaceSelector (for Namespace objects) and name read each object.
+ */
+import { compileLabelSelector, type CompiledLabelSelector, type DialectContext, type Selector } from '@verdict/core';
+import { isNamespaceKind, isObject, kindOf, metadataMap, own, str, withNameLabel } from './read.js';
+import { didYouMean, typeOf } from './suggest.js';
+import { generateNameMatcher, wildcardError, wildcardMatcher } from './wildcard.js';
+
+type Block = Readonly<Record<string, unknown>>;
+type Target = 'object' | 'oldObject';
+type PerTarget = { key: string; text: string; make: (target: Target) => Selector };
+
+/** A list of strings at `path`, or `undefined` after reporting why not. */
+export function stringList(value: unknown, path: string, ctx: DialectContext, what: string): string[] | undefined {
+  if (!Array.isArray(value)) {
+    ctx.problem(path, `${what} must be a list of strings (got ${typeOf(value)})`);
+    return undefined;
+  }
+  let ok = true;
+  value.forEach((item, i) => {
+    if (typeof item !== 'string') {
+      ctx.problem(`${path}/${i}`, `${what} must be strings (got ${typeOf(item)}; quote it in YAML)`);
+      ok = false;
+    }
+  });
+  return ok ? (value as string[]) : undefined;
+}
+
+/** A label selector: validated by core (with did-you-mean hints), compiled once. */
+export function labelSelector(value: unknown, path: string, ctx: DialectContext): CompiledLabelSelector | undefined {
+  const checked = ctx.labelSelector(value, path);
+  return checked === undefined ? undefined : compileLabelSelector(checked);
+}
+
+function objectsPresent(input: unknown): boolean {
+  if (!isObject(own(input, 'object')) && !isObject(own(input, 'oldObject'))) {
+    throw new Error('neither object nor oldObject is set in the request, so the Gatekeeper match cannot be evaluated');
+  }
+  return true;
+}
+
+function kinds(value: unknown, ctx: DialectContext): Selector | undefined {
+  if (!Array.isArray(value)) {
+    ctx.problem('/kinds', `kinds must be a list of {apiGroups, kinds} (got ${typeOf(value)})`);
+    return undefined;
+  }
+  if (value.length === 0) return undefined;
+  const entries: Array<{ kinds: Set<string> | undefined; groups: Set<string> | undefined; text: string }> = [];
+  value.forEach((entry, i) => {
+    const at = `/kinds/${i}`;
+    if (!isObject(entry)) {
+      ctx.problem(at, `a kinds entry must be an object {apiGroups: [...], kinds: [...]} (got ${typeOf(entry)})`);
+      return;
+    }
+    for (const key of Object.keys(entry)) {
+      if (key !== 'apiGroups' && key !== 'kinds') ctx.problem(`${at}/${key}`, `unknown field "${key}" in a kinds entry${didYouMean(key, ['apiGroups', 'kinds'])}`);
+    }
+    const k = entry['kinds'] === undefined || entry['kinds'] === null ? [] : stringList(entry['kinds'], `${at}/kinds`, ctx, 'kinds');
+    const g = entry['apiGroups'] === undefined || entry['apiGroups'] === null ? [] : stringList(entry['apiGroups'], `${at}/apiGroups`, ctx, 'apiGroups');
+    if (!k || !g) return;
+    const kindSet = k.length === 0 || k.includes('*') ? undefined : new Set(k);
+    const groupSet = g.length === 0 || g.includes('*') ? undefined : new Set(g);
+    entries.push({ kinds: kindSet, groups: groupSet, text: `${kindSet ? k.join('|') : 'any kind'} in ${groupSet ? `apiGroups ${g.map((x) => JSON.stringify(x)).join('|')}` : 'any group'}` });
+  });
+  const test = (input: unknown): boolean => {
+    const { kind, group } = kindOf(input);
+    for (const e of entries) if ((!e.kinds || e.kinds.has(kind)) && (!e.groups || e.groups.has(group))) return true;
+    return false;
+  };
+  const selector: Selector = { test, where: '/kinds', describe: `kinds: ${entries.map((e) => e.text).join(' or ')}` };
+  if (entries.length > 0 && entries.every((e) => e.kinds)) {
+    selector.index = { path: ['kind', 'kind'], values: [...new Set(entries.flatMap((e) => [...e.kinds!]))] };
+  }
+  return selector;
+}
+
+function scope(value: unknown, ctx: DialectContext): Selector | undefined {
+  if (value === undefined || value === null || value === '' || value === '*') return undefined;
+  if (value !== 'Cluster' && value !== 'Namespaced') {
+    const hint = typeof value === 'string' ? didYouMean(value, ['Cluster', 'Namespaced']) : '';
+    ctx.problem('/scope', `scope must be "*", "Cluster" or "Namespaced" (got ${typeof value === 'string' ? `"${value}"` : typeOf(value)})${hint}; Gatekeeper would silently match every scope`);
+    return undefined;
+  }
+  const cluster = value === 'Cluster';
+  return {
+    where: '/scope',
+    describe: `scope: ${value}`,
+    test: (input) => {
+      const isNamespace = isNamespaceKind(input);
+      const hasNamespace = !isNamespace && str(own(input, 'namespace')) !== '';
+      return cluster ? isNamespace || !hasNamespace : !isNamespace && hasNamespace;
+    },
+  };
+}
+
+/** The namespace name Gatekeeper's namespaces/excludedNamespaces look at; `''` for cluster-scoped objects. */
+function namespaceName(input: unknown): string {
+  return isNamespaceKind(input) ? str(own(input, 'name')) : str(own(input, 'namespace'));
+}
+
+function namespaces(key: 'namespaces' | 'excludedNamespaces', value: unknown, ctx: DialectContext): Selector | undefined {
+  if (value === undefined || value === null) return undefined;
+  const list = stringList(value, `/${key}`, ctx, key);
+  if (!list) return undefined;
+  let ok = true;
+  list.forEach((p, i) => {
+    const error = wildcardError(p);
+    if (error) {
+      ctx.problem(`/${key}/${i}`, error);
+      ok = false;
+    }
+  });
+  if (!ok || list.length === 0) return undefined;
+  const matchers = list.map(wildcardMatcher);
+  const hit = (name: string) => matchers.some((m) => m(name));
+  const excluded = key === 'excludedNamespaces';
+  return {
+    where: `/${key}`,
+    describe: `${excluded ? 'namespace not in' : 'namespace in'} (${list.join(', ')})`,
+    test: (input) => {
+      const name = namespaceName(input);
+      if (name === '') return true; // cluster-scoped and not a Namespace: never disqualified
+      return excluded ? !hit(name) : hit(name);
+    },
+  };
+}
+
+function source(value: unknown, ctx: DialectContext): Selector | undefined {
+  if (value === undefined || value === null || value === '' || value === 'All' || value === 'Original') return undefined;
+  if (value === 'Generated') return { where: '/source', describe: 'source: Generated (admission requests are Original)', test: () => false };
+  const hint = typeof value === 'string' ? didYouMean(value, ['All', 'Generated', 'Original']) : '';
+  ctx.problem('/source', `source must be "All", "Generated" or "Original" (got ${typeof value === 'string' ? `"${value}"` : typeOf(value)})${hint}`);
+  return undefined;
+}
+
+function labelsPart(value: unknown, ctx: DialectContext): PerTarget | undefined {
+  if (value === undefined || value === null) return undefined;
+  const sel = labelSelector(value, '/labelSelector', ctx);
+  if (!sel) return undefined;
+  const text = `labelSelector: ${sel.text}`;
+  return { key: 'labelSelector', text, make: (t) => ({ where: '/labelSelector', describe: `${text} (${t})`, test: (input) => sel.matches(metadataMap(own(input, t), 'labels')) }) };
+}
+
+function namespaceSelectorPart(value: unknown, ctx: DialectContext): PerTarget | undefined {
+  if (value === undefined || value === null) return undefined;
+  const sel = labelSelector(value, '/namespaceSelector', ctx);
+  if (!sel) return undefined;
+  const text = `namespaceSelector: ${sel.text}`;
+  return {
+    key: 'namespaceSelector',
+    text,
+    make: (t) => ({
+      where: '/namespaceSelector',
+      describe: text,
+      test: (input) => {
+        if (isNamespaceKind(input)) {
+          // A Namespace is matched by its own labels (of this object).
+          const object = own(input, t);
+          return sel.matches(withNameLabel(metadataMap(object, 'labels'), str(own(own(object, 'metadata'), 'name')) || str(own(input, 'name'))));
+        }
+        const namespace = str(own(input, 'namespace'));
+        if (namespace === '') return true; // cluster-scoped: always matches
+        const labels = own(input, 'namespaceLabels');
+        if (!isObject(labels)) {
+          throw new Error(`namespaceSelector needs the labels of namespace "${namespace}", but the namespace lookup does not know it (give createAdmissionWebhook a namespaceLabels lookup, or feed its NamespaceCache)`);
+        }
+        return sel.matches(labels);
+      },
+    }),
+  };
+}
+
+function namePart(value: unknown, ctx: DialectContext): PerTarget | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  const error = wildcardError(value);
+  if (error) {
+    ctx.problem('/name', error);
+    return undefined;
+  }
+  const pattern = value as string;
+  const byName = wildcardMatcher(pattern);
+  const byGenerateName = generateNameMatcher(pattern);
+  const text = `name: ${pattern}`;
+  return {
+    key: 'name',
+    text,
+    make: (t) => ({
+      where: '/name',
+      describe: `${text} (${t})`,
+      test: (input) => {
+        const metadata = own(own(input, t), 'metadata');
+        return byName(str(own(metadata, 'name'))) || byGenerateName(str(own(metadata, 'generateName')));
+      },
+    }),
+  };
+}
+
+/** Compiles the Gatekeeper keys of one match block. */
+export function compileGatekeeperMatch(block: Block, ctx: DialectContext): Selector {
+  const parts: Selector[] = [{ test: objectsPresent, describe: 'object or oldObject is present' }];
+  const shared = [
+    block['kinds'] === undefined || block['kinds'] === null ? undefined : kinds(block['kinds'], ctx),
+    scope(block['scope'], ctx),
+    namespaces('namespaces', block['namespaces'], ctx),
+    namespaces('excludedNamespaces', block['excludedNamespaces'], ctx),
+    source(block['source'], ctx),
+  ];
+  for (const s of shared) if (s) parts.push(s);
+  const perTarget = [labelsPart(block['labelSelector'], ctx), namespaceSelectorPart(block['namespaceSelector'], ctx), namePart(block['name'], ctx)]
+    .filter((p): p is PerTarget => p !== undefined);
+  if (perTarget.length > 0) {
+    const forTarget = (t: Target): Selector => ({ all: [{ test: (input) => isObject(own(input, t)), describe: `${t} is set` }, ...perTarget.map((p) => p.make(t))] });
+    parts.push({
+      any: [forTarget('object'), forTarget('oldObject')],
+      where: perTarget.length === 1 ? `/${perTarget[0]!.key}` : '',
+      describe: `${perTarget.map((p) => p.text).join(' and ')} (on object or oldObject)`,
+    });
+  }
+  return { all: parts };
+}

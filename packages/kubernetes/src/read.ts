@@ -1,0 +1,71 @@
+/** Defensive readers over the input document: selectors may be given any object. */
+import type { GroupVersionKind, LabelMap } from './types.js';
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** An own property, or `undefined`. */
+export function own(container: unknown, key: string): unknown {
+  return isObject(container) && hasOwn.call(container, key) ? container[key] : undefined;
+}
+
+export function str(value: unknown): string {
+  return typeof value === 'string' ? value : '';
+}
+
+/** `metadata.<key>` of an object as a string map (`undefined` when absent or not a map). */
+export function metadataMap(object: unknown, key: 'labels' | 'annotations'): Record<string, unknown> | undefined {
+  const map = own(own(object, 'metadata'), key);
+  return isObject(map) ? map : undefined;
+}
+
+export const EMPTY: LabelMap = Object.freeze({});
+
+/** The label every namespace carries: the apiserver sets it to the namespace's name. */
+export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
+
+/** A namespace's labels with `kubernetes.io/metadata.name` set (a fresh object; the source is not modified). */
+export function withNameLabel(labels: unknown, name: string): LabelMap {
+  const out: Record<string, string> = {};
+  if (isObject(labels)) {
+    for (const key of Object.keys(labels)) {
+      const value = labels[key];
+      if (typeof value === 'string') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+    }
+  }
+  out[NAMESPACE_NAME_LABEL] = name;
+  return out;
+}
+
+/** The request's kind, as the input holds it. */
+export function kindOf(input: unknown): GroupVersionKind {
+  const kind = own(input, 'kind');
+  return { group: str(own(kind, 'group')), version: str(own(kind, 'version')), kind: str(own(kind, 'kind')) };
+}
+
+/** Gatekeeper `IsNamespace`: kind `Namespace` in the core group. */
+export function isNamespaceKind(input: unknown): boolean {
+  const kind = own(input, 'kind');
+  return own(kind, 'kind') === 'Namespace' && str(own(kind, 'group')) === '';
+}
+
+/** Go `unicode.IsControl`: C0 controls, DEL and C1 controls. */
+export function isControlCode(code: number): boolean {
+  return code <= 0x1f || (code >= 0x7f && code <= 0x9f);
+}
+
+/** `text` with every control character replaced by a space. */
+export function replaceControls(text: string): string {
+  let out = '';
+  for (const ch of text) out += isControlCode(ch.codePointAt(0)!) ? ' ' : ch;
+  return out;
+}
+
+/** Whether `text` holds a control character. */
+export function hasControl(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (isControlCode(text.charCodeAt(i))) return true;
+  return false;
+}

@@ -1,0 +1,139 @@
+/**
+ * Decision → AdmissionReview response, in Gatekeeper's form: denials as
+ * `[<policy>] <message>` lines with code 403, warn-enforced violations as
+ * `warnings`, audit-enforced ones as `auditAnnotations`, mutations as a base64
+ * JSON Patch. Everything the apiserver would drop (control characters in
+ * warnings, bad annotation keys) is made valid here.
+ */
+import type { Decision } from '@verdict/core';
+import { replaceControls } from './read.js';
+import { API_VERSION } from './review.js';
+import type { AdmissionResponse, AdmissionReviewResponse } from './types.js';
+
+/** What the webhook does when evaluation itself fails: `Fail` denies (code 500), `Ignore` admits. */
+export type FailurePolicy = 'Fail' | 'Ignore';
+
+export interface ResponseOptions {
+  /** A mutating webhook returns the patch; a validating one never does (default false). */
+  mutating?: boolean;
+  /** Default `Fail`. */
+  failurePolicy?: FailurePolicy;
+}
+
+/** Audit annotation key recording errors admitted under failurePolicy Ignore. */
+export const FAILED_OPEN_ANNOTATION = 'failed-open';
+
+const NAME_RE = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** The apiserver truncates warnings past 256 runes once 4096 runes are used; stay within both. */
+const WARNING_RUNES = 256;
+const WARNINGS_TOTAL_RUNES = 4096;
+
+function fnv1a(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** A policy name as an audit-annotation key: a qualified name of ≤63 characters (the apiserver prefixes `<webhook>/`). */
+export function annotationKey(policy: string): string {
+  if (policy.length <= 63 && NAME_RE.test(policy)) return policy;
+  const base = policy.replace(/[^-A-Za-z0-9_.]/g, '-').replace(/^[^A-Za-z0-9]+/, '').slice(0, 54).replace(/[^A-Za-z0-9]+$/, '');
+  return base ? `${base}-${fnv1a(policy)}` : fnv1a(policy);
+}
+
+function truncateRunes(text: string, max: number): string {
+  const runes = [...text];
+  return runes.length <= max ? text : `${runes.slice(0, max - 1).join('')}…`;
+}
+
+/** Warnings the apiserver keeps as they are: no control characters, no duplicates, within its rune budgets. */
+export function sanitizeWarnings(warnings: readonly string[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  let total = 0;
+  let dropped = 0;
+  for (const raw of warnings) {
+    const text = truncateRunes(replaceControls(String(raw).replace(LONE_SURROGATE, '\uFFFD')).replace(/ {2,}/g, ' ').trim(), WARNING_RUNES);
+    if (text === '' || seen.has(text)) continue;
+    const runes = [...text].length;
+    if (total + runes > WARNINGS_TOTAL_RUNES - 64) {
+      dropped++;
+      continue;
+    }
+    seen.add(text);
+    out.push(text);
+    total += runes;
+  }
+  if (dropped > 0) out.push(`… and ${dropped} more warning${dropped === 1 ? '' : 's'}`);
+  return out;
+}
+
+/** Standard base64 of the UTF-8 bytes of `text` (no Buffer: runs on any runtime). */
+export function base64(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+function review(response: AdmissionResponse): AdmissionReviewResponse {
+  return { apiVersion: API_VERSION, kind: 'AdmissionReview', response };
+}
+
+/** The answer when evaluation could not run at all (e.g. the namespace lookup timed out). */
+export function failureResponse(uid: string, message: string, failurePolicy: FailurePolicy = 'Fail'): AdmissionReviewResponse {
+  if (failurePolicy === 'Ignore') return review({ uid, allowed: true, auditAnnotations: { [FAILED_OPEN_ANNOTATION]: message } });
+  return review({ uid, allowed: false, status: { status: 'Failure', code: 500, reason: 'InternalError', message: `policy evaluation failed: ${message}` } });
+}
+
+/**
+ * Turns a decision into the AdmissionReview to send back for request `uid`.
+ * Deny-enforced violations (and Gatekeeper-style match errors) deny with 403;
+ * other evaluation errors of deny-enforced policies follow `failurePolicy`
+ * (`Fail`: deny with 500; `Ignore`: admit, recorded under the `failed-open`
+ * audit annotation).
+ */
+export function toAdmissionResponse(uid: string, decision: Decision, options: ResponseOptions = {}): AdmissionReviewResponse {
+  const failurePolicy = options.failurePolicy ?? 'Fail';
+  const denials: string[] = [];
+  const failures: string[] = [];
+  const audit = new Map<string, string[]>();
+  const record = (policy: string, line: string) => {
+    const key = annotationKey(policy);
+    const lines = audit.get(key);
+    if (lines) lines.push(line);
+    else audit.set(key, [line]);
+  };
+  for (const v of decision.violations) {
+    if (v.enforcementAction === 'deny') denials.push(`[${v.policy}] ${v.message}`);
+    else if (v.enforcementAction === 'audit') record(v.policy, v.message);
+  }
+  for (const e of decision.errors) {
+    const line = e.policy ? `[${e.policy}] ${e.message}` : e.message;
+    if (e.enforcementAction === 'warn') continue; // core already made it a warning
+    if (e.enforcementAction === 'audit' && e.policy) record(e.policy, `evaluation error: ${e.message}`);
+    else if (e.code === 'MATCH_ERROR') denials.push(line); // Gatekeeper's "autoreject"
+    else failures.push(line);
+  }
+  const failClosed = failures.length > 0 && failurePolicy === 'Fail';
+  const response: AdmissionResponse = { uid, allowed: denials.length === 0 && !failClosed };
+  if (!response.allowed) {
+    const lines = failClosed ? [...denials, ...failures] : denials;
+    response.status = denials.length > 0
+      ? { status: 'Failure', code: 403, reason: 'Forbidden', message: lines.join('\n') }
+      : { status: 'Failure', code: 500, reason: 'InternalError', message: `policy evaluation failed: ${lines.join('\n')}` };
+  }
+  if (failures.length > 0 && failurePolicy === 'Ignore') record(FAILED_OPEN_ANNOTATION, failures.join('\n'));
+  if (audit.size > 0) response.auditAnnotations = Object.fromEntries([...audit].map(([k, lines]) => [k, lines.join('\n')]));
+  const warnings = sanitizeWarnings(decision.warnings);
+  if (warnings.length > 0) response.warnings = warnings;
+  if (options.mutating === true && response.allowed && decision.patch.length > 0) {
+    response.patchType = 'JSONPatch';
+    response.patch = base64(JSON.stringify(decision.patch));
+  }
+  return review(response);
+}
