@@ -126,7 +126,7 @@ export function createAsyncPermissionEvaluator(config: AsyncPermissionEvaluatorC
     const parsed = parseArguments(resourceName, resourceType, authorization);
     if (!parsed.ok) return parsed.decision;
     const { view, missing } = await lookup(username);
-    return permissionContains(view, parsed.name, parsed.type, parsed.authorization, missing);
+    return permissionContains(view, parsed, missing);
   };
 
   return {

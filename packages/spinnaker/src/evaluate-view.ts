@@ -59,7 +59,8 @@ function extensionList(view: UserPermissionView, type: ResourceType): Authorizab
  * `legacyFallback`), service accounts (membership only), build services,
  * extension types; roles and unknown types deny. `missing` explains a null view.
  */
-export function permissionContains(view: UserPermissionView | null | undefined, name: string, type: ResourceType, authorization: Authorization | null, missing = 'no permissions were found'): PermissionDecision {
+export function permissionContains(view: UserPermissionView | null | undefined, query: { name: string; type: ResourceType; authorization: Authorization | null }, missing = 'no permissions were found'): PermissionDecision {
+  const { name, type, authorization } = query;
   const denied = accessDeniedMessage(type, name, authorization);
   if (!view) return { allowed: false, reason: `${denied} (${missing})` };
   const user = `user ${view.name}`;
@@ -105,5 +106,5 @@ export function permissionContains(view: UserPermissionView | null | undefined, 
 export function evaluateView(view: UserPermissionView | null | undefined, resourceName: string | null | undefined, resourceType: string | null | undefined, authorization: string | null | undefined): PermissionDecision {
   const parsed = parseArguments(resourceName, resourceType, authorization);
   if (!parsed.ok) return parsed.decision;
-  return permissionContains(view, parsed.name, parsed.type, parsed.authorization, 'no UserPermission.View was given');
+  return permissionContains(view, parsed, 'no UserPermission.View was given');
 }

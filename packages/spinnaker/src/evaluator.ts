@@ -115,7 +115,7 @@ export function createPermissionEvaluator(config: PermissionEvaluatorConfig): Pe
     const parsed = parseArguments(resourceName, resourceType, authorization);
     if (!parsed.ok) return parsed.decision;
     const { view, missing } = lookup(username);
-    return permissionContains(view, parsed.name, parsed.type, parsed.authorization, missing);
+    return permissionContains(view, parsed, missing);
   };
 
   return {
