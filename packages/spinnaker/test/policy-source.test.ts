@@ -100,6 +100,6 @@ describe('policyPermissionSource', () => {
     expect(fiat.hasPermission('eve', 'team-a-web', 'application', 'WRITE').allowed).toBe(true);
     expect(fiat.getPermission('eve')?.legacyFallback).toBe(true);
     const strict = createPermissionEvaluator({ definitions, permissionSources: [source] });
-    expect(strict.hasPermission('eve', 'team-a-web', 'application', 'READ').reason).toMatch(/could not be read: policy source "policies" failed for application/);
+    expect(strict.hasPermission('eve', 'team-a-web', 'application', 'READ').reason).toMatch(/could not be read: policy source "policies" failed for account prod-k8s: \[broken\] unable to match: inventory lookup failed/);
   });
 });
