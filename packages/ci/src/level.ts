@@ -61,7 +61,9 @@ export function join(parts: readonly string[]): string {
 function rejectionReason(decision: Decision, name: string): string {
   const parts = decision.violations.filter((v) => v.enforcementAction === 'deny').map((v) => v.message);
   for (const e of decision.errors) {
-    if (e.enforcementAction === undefined || e.enforcementAction === 'deny') parts.push(e.policy ? `policy "${e.policy}" failed: ${e.message}` : `the job could not be evaluated: ${e.message}`);
+    // First line only: some engine messages append a multi-line dump of the document.
+    const message = e.message.split('\n')[0]!;
+    if (e.enforcementAction === undefined || e.enforcementAction === 'deny') parts.push(e.policy ? `policy "${e.policy}" failed: ${message}` : `the job could not be evaluated: ${message}`);
   }
   return join(parts) || `rejected by the ${name} controller`;
 }

@@ -6,7 +6,7 @@
 import {
   compilePolicies, compileTemplate, parsePolicyDocuments, PolicyLoadError, PolicySet, sourceLocation, type MatchDialect, type PolicyDocument, type PolicySource, type Problem,
 } from '@verdict/core';
-import { JobAdmissionError } from './errors.js';
+import type { JobAdmissionError } from './errors.js';
 import { isObject } from './check.js';
 import { ciMatchDialect } from './match.js';
 import { readRunnerRule } from './runners.js';
@@ -56,6 +56,14 @@ function reservedParameterProblems(documents: readonly PolicyDocument[]): Proble
   return problems;
 }
 
+/** Sorts problems by document, then line and column (problems without a position keep their place after those with one). */
+function inSourceOrder(problems: readonly Problem[]): Problem[] {
+  return problems
+    .map((p, n) => ({ p, n }))
+    .sort((a, b) => a.p.document - b.p.document || (a.p.line ?? Infinity) - (b.p.line ?? Infinity) || (a.p.column ?? 0) - (b.p.column ?? 0) || a.n - b.n)
+    .map(({ p }) => p);
+}
+
 /**
  * Compiles CI policies (YAML/JSON text, documents, or a compiled set, which is
  * returned as is): the `ci` match dialect is registered and mutations address
@@ -70,7 +78,7 @@ export function loadJobPolicies(source: PolicySource, options: LoadJobPoliciesOp
   try {
     set = compilePolicies(documents, { dialects: [ciMatchDialect, ...(options.dialects ?? [])], mutationTarget: '' });
   } catch (error) {
-    if (error instanceof PolicyLoadError) throw new PolicyLoadError([...error.problems, ...problems]);
+    if (error instanceof PolicyLoadError) throw new PolicyLoadError(inSourceOrder([...error.problems, ...problems]));
     throw error;
   }
   if (problems.length > 0) throw new PolicyLoadError(problems);

@@ -4,9 +4,25 @@
  * `parameterSelection` entry), translated into core selectors over the job
  * input. Core keys (`labels`, `fields`, `when`, `all`, `any`, `not`) still work.
  */
-import type { DialectContext, MatchDialect, Selector } from '@verdict/core';
+import { anyGlobMatcher, type DialectContext, type MatchDialect, type Selector } from '@verdict/core';
 
 type Translate = (values: string[], where: string) => Exclude<Selector, boolean>;
+
+function read(input: unknown, path: readonly [string, string]): unknown {
+  const outer = (input as Record<string, unknown> | null)?.[path[0]];
+  return outer !== null && typeof outer === 'object' ? (outer as Record<string, unknown>)[path[1]] : undefined;
+}
+
+/**
+ * A name glob or an id: a `test` selector rather than `any` of two fields, so
+ * the trace shows this key's own description (core drops `describe` on `any`).
+ */
+function either(name: readonly [string, string], id: readonly [string, string], values: string[]): Exclude<Selector, boolean> {
+  const matches = anyGlobMatcher(values);
+  return {
+    test: (input) => [read(input, name), read(input, id)].some((v) => typeof v === 'string' && matches(v)),
+  };
+}
 
 const field = (path: string) => (values: string[], where: string): Exclude<Selector, boolean> => ({ field: path, values, where });
 
@@ -15,14 +31,14 @@ const KEYS: Readonly<Record<string, { what: string; translate: Translate }>> = {
   /** Project path globs or project ids. */
   projects: {
     what: 'project',
-    translate: (values, where) => ({ any: [{ field: 'project.path', values, where }, { field: 'project.id', values, where }] }),
+    translate: (values) => either(['project', 'path'], ['project', 'id'], values),
   },
   /** Namespace path globs: a group matches its projects and every subgroup's. */
   groups: { what: 'group', translate: field('project.groups') },
   /** User login globs or user ids. */
   users: {
     what: 'user',
-    translate: (values, where) => ({ any: [{ field: 'user.login', values, where }, { field: 'user.id', values, where }] }),
+    translate: (values) => either(['user', 'login'], ['user', 'id'], values),
   },
   /** Tag globs: matches when any of the job's tags matches. */
   tags: { what: 'tag', translate: field('tags') },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createJobAdmission, JobAdmissionError, loadJobPolicies } from '@verdict/ci';
+import { createJobAdmission, JobAdmissionError, loadJobPolicies, type JobPayload } from '@verdict/ci';
 import { addTag, because, deny, job, policy } from './helpers.js';
 
 describe('admit: request and response shapes', () => {
@@ -97,7 +97,7 @@ describe('admit: bad jobs', () => {
 
   it('lists every problem of a job in one reason, with the first one\'s code and path', () => {
     const { explain } = setup();
-    const result = explain({ tags: [1], variables: 5 } as never);
+    const result = explain({ tags: [1], variables: 5 } as unknown as JobPayload);
     expect(result.response.reason).toBe(
       'invalid job: the job has no "id"; expected a job id such as 123; "variables" must be an object of names to values or a list of {key, value} (got the number 5); "tags" must be a list of non-empty strings (got the number 1 at index 0)',
     );
@@ -106,9 +106,9 @@ describe('admit: bad jobs', () => {
 
   it('points at the offending entry with a JSON pointer', () => {
     const { explain } = setup();
-    expect(explain({ id: 1, tags: ['a', 2] } as never).error?.path).toBe('/tags/1');
-    expect(explain({ id: 1, variables: { 'a/b': [] } } as never).error?.path).toBe('/variables/a~1b');
-    expect(explain({ id: 1, variables: [{ key: 'A', value: 1 }, { key: 'B', value: {} }] } as never).error?.path).toBe('/variables/1/value');
+    expect(explain({ id: 1, tags: ['a', 2] } as unknown as JobPayload).error?.path).toBe('/tags/1');
+    expect(explain({ id: 1, variables: { 'a/b': [] } } as unknown as JobPayload).error?.path).toBe('/variables/a~1b');
+    expect(explain({ id: 1, variables: [{ key: 'A', value: 1 }, { key: 'B', value: {} }] } as unknown as JobPayload).error?.path).toBe('/variables/1/value');
   });
 
   it('fails a job closed when evaluation itself breaks, answering the others', () => {
