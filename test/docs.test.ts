@@ -1,7 +1,8 @@
 /**
  * Runnable docs: every ```ts runnable block in docs/**\/*.md and README.md is
- * written to a temporary file under test/.docs-run/ and run with
- * `tsx --conditions=@verdict/source`, as a reader would run it. A block passes
+ * written to a temporary file under test/.docs-run/ and run in its own
+ * Node process with tsx and the `@verdict/source` condition, as a reader would
+ * run it with `npx tsx --conditions=@verdict/source <file>`. A block passes
  * when it exits 0 (blocks assert with node:assert/strict). Also checks that
  * relative links between docs pages point to files (and headings) that exist.
  */
@@ -57,7 +58,11 @@ function isSymlink(path: string): boolean {
   }
 }
 
-const tsxCli = createRequire(join(ROOT, 'package.json')).resolve('tsx/cli');
+/**
+ * tsx's loader, imported into a plain `node` process: the same as `npx tsx --conditions=@verdict/source <file>`
+ * without the extra process the tsx CLI starts (about half the start-up time per block).
+ */
+const tsxLoader = pathToFileURL(createRequire(join(ROOT, 'package.json')).resolve('tsx')).href;
 
 function tempFileFor(block: RunnableBlock): string {
   return join(WORK_DIR, `${block.file.replace(/[^A-Za-z0-9]+/g, '-')}-L${block.line}.ts`);
@@ -78,7 +83,7 @@ function runBlock(block: RunnableBlock): Promise<RunResult> {
   return new Promise((done) => {
     execFile(
       process.execPath,
-      [tsxCli, '--conditions=@verdict/source', file],
+      ['--conditions=@verdict/source', '--import', tsxLoader, file],
       { cwd: ROOT, env, timeout: BLOCK_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
@@ -203,4 +208,31 @@ describe('docs-markdown helpers', () => {
     expect(findDocs(ROOT)).toContain('README.md');
     expect(relative(ROOT, RUN_DIR)).toBe(join('test', '.docs-run'));
   });
+});
+
+/** The string literals of `export type <name> = 'A' | 'B' …;` in a source file. */
+function unionMembers(file: string, name: string): string[] {
+  const source = readFileSync(join(ROOT, file), 'utf8');
+  const start = source.indexOf(`export type ${name} =`);
+  if (start < 0) return [];
+  const body = source.slice(start, source.indexOf(';', start));
+  return [...body.matchAll(/'([A-Z_]+)'/g)].map((m) => m[1]!);
+}
+
+describe('error code pages', () => {
+  const unions = [
+    ['packages/core/src/errors.ts', 'VerdictErrorCode'],
+    ['packages/core/src/errors.ts', 'ProblemCode'],
+    ['packages/core/src/types.ts', 'DecisionErrorCode'],
+  ] as const;
+
+  for (const [file, name] of unions) {
+    it(`every ${name} has a page under docs/errors/ listed in docs/errors/index.md`, () => {
+      const codes = unionMembers(file, name);
+      expect(codes.length).toBeGreaterThan(3);
+      const index = readDoc(ROOT, 'docs/errors/index.md');
+      const missing = codes.filter((code) => !existsSync(join(ROOT, 'docs', 'errors', `${code}.md`)) || !index.includes(`(${code}.md)`));
+      expect(missing).toEqual([]);
+    });
+  }
 });
