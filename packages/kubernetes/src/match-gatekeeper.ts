@@ -12,7 +12,8 @@ import { generateNameMatcher, wildcardError, wildcardMatcher } from './wildcard.
 
 type Block = Readonly<Record<string, unknown>>;
 type Target = 'object' | 'oldObject';
-type PerTarget = { key: string; text: string; make: (target: Target) => Selector };
+/** A matcher that reads one of the two objects; it may throw (a match error). */
+type PerTarget = { key: string; text: string; test: (input: unknown, target: Target) => boolean };
 
 /** A list of strings at `path`, or `undefined` after reporting why not. */
 export function stringList(value: unknown, path: string, ctx: DialectContext, what: string): string[] | undefined {
@@ -142,7 +143,7 @@ function labelsPart(value: unknown, ctx: DialectContext): PerTarget | undefined 
   const sel = labelSelector(value, '/labelSelector', ctx);
   if (!sel) return undefined;
   const text = `labelSelector: ${sel.text}`;
-  return { key: 'labelSelector', text, make: (t) => ({ where: '/labelSelector', describe: `${text} (${t})`, test: (input) => sel.matches(metadataMap(own(input, t), 'labels')) }) };
+  return { key: 'labelSelector', text, test: (input, t) => sel.matches(metadataMap(own(input, t), 'labels')) };
 }
 
 function namespaceSelectorPart(value: unknown, ctx: DialectContext): PerTarget | undefined {
@@ -153,24 +154,20 @@ function namespaceSelectorPart(value: unknown, ctx: DialectContext): PerTarget |
   return {
     key: 'namespaceSelector',
     text,
-    make: (t) => ({
-      where: '/namespaceSelector',
-      describe: text,
-      test: (input) => {
-        if (isNamespaceKind(input)) {
-          // A Namespace is matched by its own labels (of this object).
-          const object = own(input, t);
-          return sel.matches(withNameLabel(metadataMap(object, 'labels'), str(own(own(object, 'metadata'), 'name')) || str(own(input, 'name'))));
-        }
-        const namespace = str(own(input, 'namespace'));
-        if (namespace === '') return true; // cluster-scoped: always matches
-        const labels = own(input, 'namespaceLabels');
-        if (!isObject(labels)) {
-          throw new Error(`namespaceSelector needs the labels of namespace "${namespace}", but the namespace lookup does not know it (give createAdmissionWebhook a namespaceLabels lookup, or feed its NamespaceCache)`);
-        }
-        return sel.matches(labels);
-      },
-    }),
+    test: (input, t) => {
+      if (isNamespaceKind(input)) {
+        // A Namespace is matched by its own labels (of this object).
+        const object = own(input, t);
+        return sel.matches(withNameLabel(metadataMap(object, 'labels'), str(own(own(object, 'metadata'), 'name')) || str(own(input, 'name'))));
+      }
+      const namespace = str(own(input, 'namespace'));
+      if (namespace === '') return true; // cluster-scoped: always matches
+      const labels = own(input, 'namespaceLabels');
+      if (!isObject(labels)) {
+        throw new Error(`namespaceSelector needs the labels of namespace "${namespace}", but the namespace lookup does not know it (give createAdmissionWebhook a namespaceLabels lookup, or feed its NamespaceCache)`);
+      }
+      return sel.matches(labels);
+    },
   };
 }
 
@@ -188,14 +185,10 @@ function namePart(value: unknown, ctx: DialectContext): PerTarget | undefined {
   return {
     key: 'name',
     text,
-    make: (t) => ({
-      where: '/name',
-      describe: `${text} (${t})`,
-      test: (input) => {
-        const metadata = own(own(input, t), 'metadata');
-        return byName(str(own(metadata, 'name'))) || byGenerateName(str(own(metadata, 'generateName')));
-      },
-    }),
+    test: (input, t) => {
+      const metadata = own(own(input, t), 'metadata');
+      return byName(str(own(metadata, 'name'))) || byGenerateName(str(own(metadata, 'generateName')));
+    },
   };
 }
 
@@ -213,11 +206,12 @@ export function compileGatekeeperMatch(block: Block, ctx: DialectContext): Selec
   const perTarget = [labelsPart(block['labelSelector'], ctx), namespaceSelectorPart(block['namespaceSelector'], ctx), namePart(block['name'], ctx)]
     .filter((p): p is PerTarget => p !== undefined);
   if (perTarget.length > 0) {
-    const forTarget = (t: Target): Selector => ({ all: [{ test: (input) => isObject(own(input, t)), describe: `${t} is set` }, ...perTarget.map((p) => p.make(t))] });
+    // Gatekeeper's matchAny: the object, then the oldObject; a missing one is skipped, an error ends the match.
+    const onTarget = (input: unknown, t: Target) => isObject(own(input, t)) && perTarget.every((p) => p.test(input, t));
     parts.push({
-      any: [forTarget('object'), forTarget('oldObject')],
       where: perTarget.length === 1 ? `/${perTarget[0]!.key}` : '',
-      describe: `${perTarget.map((p) => p.text).join(' and ')} (on object or oldObject)`,
+      describe: perTarget.map((p) => p.text).join(' and '),
+      test: (input) => onTarget(input, 'object') || onTarget(input, 'oldObject'),
     });
   }
   return { all: parts };

@@ -24,15 +24,15 @@ function isNamespacesResource(input: unknown): boolean {
   return str(own(r, 'group')) === '' && str(own(r, 'version')) === 'v1' && str(own(r, 'resource')) === 'namespaces';
 }
 
-/** A required, non-empty list where `*` must stand alone. */
-function wildcardList(rule: Block, key: string, at: string, ctx: DialectContext): string[] | undefined {
+/** A required, non-empty list where `*` must stand alone (resources have their own rules). */
+function wildcardList(rule: Block, key: string, at: string, ctx: DialectContext, lone = true): string[] | undefined {
   const value = rule[key];
   if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) {
     ctx.problem(`${at}/${key}`, `${key} is required and must not be empty (use ["*"] for all)`);
     return undefined;
   }
   const list = stringList(value, `${at}/${key}`, ctx, key);
-  if (list && list.includes('*') && list.length > 1) {
+  if (lone && list && list.includes('*') && list.length > 1) {
     ctx.problem(`${at}/${key}`, `if "*" is present in ${key}, it must be the only entry`);
     return undefined;
   }
@@ -75,7 +75,7 @@ function compileRule(rule: unknown, at: string, ctx: DialectContext): Selector |
   });
   const groups = wildcardList(rule, 'apiGroups', at, ctx);
   const versions = wildcardList(rule, 'apiVersions', at, ctx);
-  const resources = wildcardList(rule, 'resources', at, ctx);
+  const resources = wildcardList(rule, 'resources', at, ctx, false);
   if (resources) for (const message of resourceProblems(resources)) ctx.problem(`${at}/resources`, message);
   const scope = rule['scope'] ?? '*';
   if (scope !== '*' && scope !== 'Cluster' && scope !== 'Namespaced') {

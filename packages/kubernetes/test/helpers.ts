@@ -3,7 +3,7 @@
  * which runs the kube-apiserver's checks (verifyAdmissionResponse) and, for a
  * patch, applies it to the request's object as the apiserver would.
  */
-import jsonpatch from 'fast-json-patch';
+import jsonpatch, { type Operation } from 'fast-json-patch';
 import { expect } from 'vitest';
 import {
   admissionReviewFor, createAdmissionWebhook, verifyAdmissionResponse,
@@ -20,7 +20,7 @@ export interface Checked {
 
 /** Decodes and applies a base64 JSON Patch the way the apiserver does. */
 export function applyPatch(object: unknown, patch: string): { ops: unknown[]; patched: unknown } {
-  const ops = JSON.parse(Buffer.from(patch, 'base64').toString('utf8')) as jsonpatch.Operation[];
+  const ops = JSON.parse(Buffer.from(patch, 'base64').toString('utf8')) as Operation[];
   const copy: unknown = structuredClone(object);
   const patched = jsonpatch.applyPatch(copy, ops, true, true).newDocument;
   return { ops, patched };
