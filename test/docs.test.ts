@@ -212,7 +212,7 @@ describe('docs-markdown helpers', () => {
 
 /** The string literals of `export type <name> = 'A' | 'B' …;` in a source file. */
 function unionMembers(file: string, name: string): string[] {
-  const source = readFileSync(join(ROOT, file), 'utf8');
+  const source = readFileSync(join(ROOT, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/\/\/.*$/gm, '');
   const start = source.indexOf(`export type ${name} =`);
   if (start < 0) return [];
   const body = source.slice(start, source.indexOf(';', start));
