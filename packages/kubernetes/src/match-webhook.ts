@@ -25,7 +25,8 @@ function isNamespacesResource(input: unknown): boolean {
 }
 
 /** A required, non-empty list where `*` must stand alone (resources have their own rules). */
-function wildcardList(rule: Block, key: string, at: string, ctx: DialectContext, lone = true): string[] | undefined {
+function wildcardList(rule: Block, key: string, at: string, ctx: DialectContext): string[] | undefined {
+  const lone = key !== 'resources';
   const value = rule[key];
   if (value === undefined || value === null || (Array.isArray(value) && value.length === 0)) {
     ctx.problem(`${at}/${key}`, `${key} is required and must not be empty (use ["*"] for all)`);
@@ -75,7 +76,7 @@ function compileRule(rule: unknown, at: string, ctx: DialectContext): Selector |
   });
   const groups = wildcardList(rule, 'apiGroups', at, ctx);
   const versions = wildcardList(rule, 'apiVersions', at, ctx);
-  const resources = wildcardList(rule, 'resources', at, ctx, false);
+  const resources = wildcardList(rule, 'resources', at, ctx);
   if (resources) for (const message of resourceProblems(resources)) ctx.problem(`${at}/resources`, message);
   const scope = rule['scope'] ?? '*';
   if (scope !== '*' && scope !== 'Cluster' && scope !== 'Namespaced') {

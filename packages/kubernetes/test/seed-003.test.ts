@@ -4,7 +4,7 @@
  * Rancher project labels on the namespaces.
  */
 import { describe, expect, it } from 'vitest';
-import { PolicyLoadError } from '@verdict/core';
+import { type PolicyLoadError } from '@verdict/core';
 import { admissionReviewFor, createAdmissionWebhook, NamespaceCache, toAdmissionInput } from '@verdict/kubernetes';
 import { checked, namespace, pod } from './helpers.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PolicyLoadError } from '@verdict/core';
+import { type PolicyLoadError } from '@verdict/core';
 import { createAdmissionWebhook, type AdmissionReviewOptions, type KubernetesObject } from '@verdict/kubernetes';
 import { flagPolicy, namespace, pod, webhookFor } from './helpers.js';
 
