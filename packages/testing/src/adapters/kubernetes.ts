@@ -1,0 +1,81 @@
+/**
+ * Kubernetes inputs: bare objects are wrapped in an AdmissionReview
+ * (`admissionReviewFor`), reviews go through `createAdmissionWebhook`, and
+ * the decision is re-evaluated with `explain: true` for a full trace.
+ */
+import type { Decision, PolicyDocument } from '@verdict/core';
+import {
+  admissionReviewFor as reviewFor, createAdmissionWebhook,
+  type AdmissionInput, type AdmissionReview, type AdmissionReviewOptions, type KubernetesObject, type UserInfo,
+} from '@verdict/kubernetes';
+import type { AdapterOptions, Evaluator, InputOptions } from '../evaluate.js';
+import { toOutcome } from '../outcome.js';
+
+/** Options of {@link admissionReviewFor}: `@verdict/kubernetes`'s, plus the namespace's labels. */
+export type ReviewFixtureOptions = AdmissionReviewOptions & {
+  /** Labels of the object's namespace, handed to the webhook's lookup by `evaluateInput` and suites. */
+  namespaceLabels?: Record<string, string>;
+};
+
+const remembered = new WeakMap<object, Record<string, string>>();
+
+/** The namespace labels given to {@link admissionReviewFor} for this review, if any. */
+export function namespaceLabelsOf(review: unknown): Record<string, string> | undefined {
+  return typeof review === 'object' && review !== null ? remembered.get(review) : undefined;
+}
+
+/**
+ * Builds an AdmissionReview v1 for a bare object as the apiserver would send
+ * it (`@verdict/kubernetes`'s `admissionReviewFor`: operation defaults to
+ * CREATE, UPDATE with `oldObject`, DELETE for a `null` object), and remembers
+ * `namespaceLabels` for it: an AdmissionReview does not carry them, so
+ * {@link evaluateInput} and suites hand them to the webhook's namespace lookup.
+ */
+export function admissionReviewFor(object: KubernetesObject | null, options: ReviewFixtureOptions = {}): AdmissionReview {
+  const { namespaceLabels, ...rest } = options;
+  const review = reviewFor(object, rest);
+  if (namespaceLabels) remembered.set(review, { ...namespaceLabels });
+  return review;
+}
+
+/** Evaluates inputs with @verdict/kubernetes's webhook (mutating unless `mutating: false`). */
+export function createKubernetesEvaluator(documents: readonly PolicyDocument[], options: AdapterOptions): Evaluator {
+  const settings = options.kubernetes ?? {};
+  const namespaces = settings.namespaces ?? {};
+  const mutating = settings.mutating ?? true;
+  let current: Record<string, string> | undefined;
+  let seen: { input?: AdmissionInput; decision?: Decision } = {};
+  const webhook = createAdmissionWebhook({
+    policies: documents,
+    namespaceLabels: (name: string) => current ?? namespaces[name],
+    ...(settings.failurePolicy ? { failurePolicy: settings.failurePolicy } : {}),
+    mutating,
+    onDecision: (event) => {
+      seen = event;
+    },
+  });
+  return {
+    adapter: 'kubernetes',
+    async evaluate(input: unknown, opts: InputOptions = {}) {
+      const isReview = typeof input === 'object' && input !== null && (input as Record<string, unknown>)['kind'] === 'AdmissionReview';
+      const review = isReview ? input : admissionReviewFor(input as KubernetesObject, {
+        ...(opts.operation ? { operation: opts.operation } : {}),
+        ...(opts.userInfo ? { userInfo: opts.userInfo as UserInfo } : {}),
+        ...(opts.oldObject !== undefined ? { oldObject: opts.oldObject as KubernetesObject } : {}),
+      });
+      current = opts.namespaceLabels ?? namespaceLabelsOf(review);
+      seen = {};
+      try {
+        const response = await webhook.review(review);
+        let decision = seen.decision;
+        if (seen.input && decision) {
+          // The webhook evaluates through the selector index; explain mode traces every policy and entry.
+          decision = webhook.policies.evaluate(seen.input, { explain: true, mutate: mutating && seen.input.object !== null });
+        }
+        return toOutcome(response, decision);
+      } finally {
+        current = undefined;
+      }
+    },
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * Turning an input into an {@link Outcome}: decide which evaluator answers
+ * it (core, or an adapter, loaded only when an input needs it), build the
+ * evaluator once per policy set, evaluate. Shared by the suite runner and
+ * the CLI (`verdict eval` and `verdict explain`).
+ */
+import { compilePolicies, parsePolicyDocuments, type PolicyDocument } from '@verdict/core';
+import { decisionOutcome, type Outcome } from './outcome.js';
+import type { AdapterName, KubernetesSuiteOptions } from './suite/types.js';
+import { createKubernetesEvaluator } from './adapters/kubernetes.js';
+import { createCiEvaluator } from './adapters/ci.js';
+import { createSpinnakerEvaluator } from './adapters/spinnaker.js';
+
+/** How one input is presented (used for bare Kubernetes objects). */
+export interface InputOptions {
+  operation?: 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+  namespaceLabels?: Record<string, string>;
+  userInfo?: Record<string, unknown>;
+  oldObject?: unknown;
+}
+
+/** Adapter settings, as a suite's `kubernetes:`, `ci:` and `spinnaker:` blocks (or `verdict eval --config`) give them. */
+export interface AdapterOptions {
+  kubernetes?: KubernetesSuiteOptions;
+  ci?: Record<string, unknown>;
+  spinnaker?: Record<string, unknown>;
+  /** Directory that relative paths inside adapter options are resolved against. */
+  baseDir?: string;
+}
+
+/** Answers inputs for one policy set. */
+export interface Evaluator {
+  readonly adapter: AdapterName;
+  evaluate(input: unknown, options?: InputOptions): Promise<Outcome>;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isCiJob(value: unknown): boolean {
+  return isObject(value) && 'id' in value && (isObject(value['variables']) || Array.isArray(value['variables']) || Array.isArray(value['tags']));
+}
+
+/**
+ * Which evaluator an input needs: an AdmissionReview or a bare Kubernetes
+ * object (`apiVersion`, `kind`, `metadata`) → `kubernetes`; a CI job
+ * (`id` with `variables` or `tags`, or a list of them) → `ci`; a Fiat query
+ * (`resourceType` and `resourceName`) → `spinnaker`; anything else → `core`.
+ */
+export function detectAdapter(input: unknown): AdapterName {
+  if (Array.isArray(input)) return input.length > 0 && input.every(isCiJob) ? 'ci' : 'core';
+  if (!isObject(input)) return 'core';
+  if (input['kind'] === 'AdmissionReview' && isObject(input['request'])) return 'kubernetes';
+  if (typeof input['apiVersion'] === 'string' && typeof input['kind'] === 'string' && isObject(input['metadata'])) return 'kubernetes';
+  if (isCiJob(input)) return 'ci';
+  if (typeof input['resourceType'] === 'string' && 'resourceName' in input) return 'spinnaker';
+  return 'core';
+}
+
+function coreEvaluator(documents: readonly PolicyDocument[]): Evaluator {
+  const set = compilePolicies(documents);
+  return {
+    adapter: 'core',
+    async evaluate(input) {
+      return decisionOutcome(set.evaluate(input, { explain: true }));
+    },
+  };
+}
+
+/**
+ * Builds the evaluator for `adapter` over `documents`. Throws
+ * `PolicyLoadError` when the policies do not load, and the adapter's own
+ * error for invalid adapter options.
+ */
+export async function createEvaluator(adapter: AdapterName, documents: readonly PolicyDocument[], options: AdapterOptions = {}): Promise<Evaluator> {
+  switch (adapter) {
+    case 'core':
+      return coreEvaluator(documents);
+    case 'kubernetes':
+      return createKubernetesEvaluator(documents, options);
+    case 'ci':
+      return createCiEvaluator(documents, options);
+    case 'spinnaker':
+      return createSpinnakerEvaluator(documents, options);
+  }
+}
+
+/** A memo of evaluators per adapter for one policy set. */
+export class EvaluatorCache {
+  private readonly made = new Map<AdapterName, Promise<Evaluator>>();
+
+  constructor(private readonly documents: readonly PolicyDocument[], private readonly options: AdapterOptions) {}
+
+  get(adapter: AdapterName): Promise<Evaluator> {
+    let evaluator = this.made.get(adapter);
+    if (!evaluator) {
+      evaluator = createEvaluator(adapter, this.documents, this.options);
+      this.made.set(adapter, evaluator);
+    }
+    return evaluator;
+  }
+}
+
+/** Options of {@link evaluateInput}. */
+export type EvaluateInputOptions = InputOptions & AdapterOptions & {
+  /** The evaluator to use (default: {@link detectAdapter}). */
+  as?: AdapterName;
+};
+
+/**
+ * Evaluates one input the way `verdict test` does and returns the
+ * {@link Outcome} (the adapter's answer is `outcome.answer`, the decision with
+ * its full trace `outcome.decision`); every matcher accepts it. `policies` is
+ * YAML/JSON text or parsed documents. Compiles the policies on every call:
+ * build an evaluator with {@link createEvaluator} to reuse them.
+ */
+export async function evaluateInput(policies: string | readonly PolicyDocument[], input: unknown, options: EvaluateInputOptions = {}): Promise<Outcome> {
+  const documents = typeof policies === 'string' ? parsePolicyDocuments(policies) : policies;
+  const { as, kubernetes, ci, spinnaker, baseDir, ...inputOptions } = options;
+  const adapterOptions: AdapterOptions = {};
+  if (kubernetes) adapterOptions.kubernetes = kubernetes;
+  if (ci) adapterOptions.ci = ci;
+  if (spinnaker) adapterOptions.spinnaker = spinnaker;
+  if (baseDir) adapterOptions.baseDir = baseDir;
+  const evaluator = await createEvaluator(as ?? detectAdapter(input), documents, adapterOptions);
+  return evaluator.evaluate(input, inputOptions);
+}

@@ -1,0 +1,20 @@
+/**
+ * `import '@verdict/testing/vitest'` (in a test file or a vitest `setupFiles`
+ * entry) registers verdict's matchers: `toBeAllowed`, `toBeDenied`, `toWarn`,
+ * `toPatch`, `toSelectParameters`.
+ * @packageDocumentation
+ */
+import { expect } from 'vitest';
+import { verdictMatchers, type VerdictMatchers } from './matchers.js';
+
+expect.extend(verdictMatchers);
+
+declare module 'vitest' {
+  // The type parameter must be declared exactly as vitest declares it.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type
+  interface Assertion<T = any> extends VerdictMatchers<T> {}
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  interface AsymmetricMatchersContaining extends VerdictMatchers {}
+}
+
+export { verdictMatchers, type VerdictMatchers };
