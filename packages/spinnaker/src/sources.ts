@@ -4,6 +4,7 @@
  * restricted answer; verdict does the same for every source you configure
  * (prefixes, chaos monkey, policies).
  */
+import type { PermissionsInput } from './definitions.js';
 import { SpinnakerError } from './errors.js';
 import { RESOURCE_TYPES, parseResourceType, type ResourceType } from './model.js';
 import { EMPTY_PERMISSIONS, isRestricted, normalizePermissions, unionPermissions, withoutCreate, type Permissions } from './permissions.js';
@@ -33,7 +34,7 @@ export interface ResourcePermissionSource {
 /** One entry of a prefix source: `gotham*` (a prefix) or `gothamapp` (a full name). */
 export interface PrefixEntry {
   prefix: string;
-  permissions: Readonly<Record<string, readonly string[] | null>>;
+  permissions: PermissionsInput;
 }
 
 /** Fiat's `auth.permissions.source.application.prefix`. */
