@@ -33,6 +33,8 @@ const blocks: RunnableBlock[] = docs.flatMap((file) => extractRunnableBlocks(fil
 function linkWorkspacePackages(): void {
   const scope = join(RUN_DIR, 'node_modules', '@verdict');
   mkdirSync(scope, { recursive: true });
+  // Blocks are ES modules (top-level await, import) whatever the root package.json says.
+  writeFileSync(join(RUN_DIR, 'package.json'), '{"private": true, "type": "module"}\n');
   const packagesDir = join(ROOT, 'packages');
   for (const dir of readdirSync(packagesDir)) {
     const manifest = join(packagesDir, dir, 'package.json');
