@@ -9,7 +9,7 @@ import Ajv, { type ErrorObject } from 'ajv';
 import { parsePolicyDocuments, PolicyLoadError, sourceLocation } from '@verdict/core';
 import suiteSchema from '../../schema/suite.schema.json';
 import { SuiteError, type SuiteProblem } from '../errors.js';
-import type { TextExpectation } from '../text.js';
+import { closest, type TextExpectation } from '../text.js';
 import type { Suite, SuiteCase, SuiteExpect } from './types.js';
 
 export { suiteSchema };
@@ -17,7 +17,7 @@ export { suiteSchema };
 let validator: ReturnType<Ajv['compile']> | undefined;
 
 function validate(document: unknown): ErrorObject[] {
-  validator ??= new Ajv({ allErrors: true, strict: false, logger: false }).compile(suiteSchema);
+  validator ??= new Ajv({ allErrors: true, strict: false, logger: false, verbose: true }).compile(suiteSchema);
   return validator(document) ? [] : [...(validator.errors ?? [])];
 }
 
@@ -43,7 +43,8 @@ function describeError(error: ErrorObject): { path: string; message: string } | 
       const key = String(p['additionalProperty']);
       const schema = error.parentSchema as { properties?: Record<string, unknown> } | undefined;
       const known = Object.keys(schema?.properties ?? {});
-      return { path: `${path}/${escape(key)}`, message: `unknown key "${key}"${known.length ? ` (expected one of: ${known.join(', ')})` : ''}` };
+      const near = closest(key, known);
+      return { path: `${path}/${escape(key)}`, message: `unknown key "${key}"${near ? `; did you mean "${near}"?` : known.length ? ` (expected one of: ${known.join(', ')})` : ''}` };
     }
     case 'type': {
       const types = String(p['type']).split(',').join(' or ');
@@ -52,8 +53,11 @@ function describeError(error: ErrorObject): { path: string; message: string } | 
         ? ' (YAML 1.2 reads yes/no/on/off as strings: write true or false)' : '';
       return { path, message: `must be ${types === 'object' ? 'an object' : types === 'array' ? 'a list' : types} (got ${got(value)})${yaml11}` };
     }
-    case 'const':
-      return { path, message: `must be ${JSON.stringify(p['allowedValue'])} (got ${got(error.data)})` };
+    case 'const': {
+      const gator = path === '/apiVersion' && typeof error.data === 'string' && error.data.startsWith('test.gatekeeper.sh/')
+        ? '; this is a gator suite: docs/porting-gatekeeper.md shows how to write it as a verdict suite' : '';
+      return { path, message: `must be ${JSON.stringify(p['allowedValue'])} (got ${got(error.data)})${gator}` };
+    }
     case 'enum':
       return { path, message: `must be one of ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')} (got ${got(error.data)})` };
     case 'minItems':
