@@ -32,9 +32,10 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
   return best !== undefined && score <= Math.max(2, Math.floor(word.length / 3)) ? `; did you mean "${best}"?` : '';
 }
 
-/** Describes a value's type for messages: `a list`, `null`, `a number`. */
+/** Describes a value's type for messages: `a list`, `null`, `nothing` (undefined), `a number`. */
 export function typeOf(value: unknown): string {
   if (value === null) return 'null';
+  if (value === undefined) return 'nothing';
   if (Array.isArray(value)) return 'a list';
   return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }

@@ -10,7 +10,8 @@ import { createHandler } from './http.js';
 import { NamespaceCache, resolveNamespaceLabels, type NamespaceLabelsLookup } from './namespaces.js';
 import { requestOf } from './review.js';
 import { didYouMean } from './suggest.js';
-import { buildInput, namespaceToLookUp } from './toInput.js';
+import { namespaceToLookUp } from './toInput.js';
+import { evaluateRequest } from './evaluate.js';
 import { failureResponse, toAdmissionResponse, type FailurePolicy } from './toResponse.js';
 import type { AdmissionInput, AdmissionRequest, AdmissionReviewResponse, LabelMap } from './types.js';
 
@@ -107,10 +108,8 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
   };
 
   const finish = (request: AdmissionRequest, labels: LabelMap | undefined): AdmissionReviewResponse => {
-    let input: AdmissionInput | undefined;
     try {
-      input = buildInput(request, labels);
-      const decision = policies.evaluate(input, { mutate: mutating && input.object !== null });
+      const { input, decision } = evaluateRequest(policies, request, labels, mutating);
       const response = toAdmissionResponse(request.uid, decision, { mutating, failurePolicy });
       notify({ input, decision, response });
       return response;

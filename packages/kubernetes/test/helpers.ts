@@ -22,7 +22,7 @@ export interface Checked {
 export function applyPatch(object: unknown, patch: string): { ops: unknown[]; patched: unknown } {
   const ops = JSON.parse(Buffer.from(patch, 'base64').toString('utf8')) as Operation[];
   const copy: unknown = structuredClone(object);
-  const patched = jsonpatch.applyPatch(copy, ops, true, true).newDocument;
+  const patched = jsonpatch.applyPatch(copy, structuredClone(ops), true, true).newDocument;
   return { ops, patched };
 }
 
