@@ -11,6 +11,7 @@ import { renderChart } from './src/chart.js';
 import { renderReport } from './src/report-render.js';
 import { groupTable, scaleTable, targetsTable } from './src/table.js';
 import { loadWorkload } from './src/workloads/load.js';
+import { reviewWorkload } from './src/workloads/review.js';
 import { ruleWorkload } from './src/workloads/rule.js';
 import { scaleWorkload } from './src/workloads/scale.js';
 
@@ -39,6 +40,15 @@ describe('workload 4 (loading)', () => {
   });
 });
 
+describe('workload 3 (AdmissionReview)', () => {
+  it('reviews without copying the Pod and runs every case a few times', async () => {
+    const group = await reviewWorkload();
+    expect(group.info?.['clonesWithoutMutation']).toBe(0);
+    expect(Number(group.info?.['admissionReviewBytes'])).toBeGreaterThan(1800);
+    for (const c of group.cases) await exercise(c, 3);
+  });
+});
+
 describe('reporting', () => {
   function setup(): Results {
     const run = (scale: number): GroupResult[] => [
@@ -55,7 +65,7 @@ describe('reporting', () => {
     const runs = [run(1), run(1.2), run(0.9)];
     const groups = runs[0]!.map((g) => aggregate(runs.map((r) => r.find((x) => x.id === g.id)!)));
     const machine = { cpu: 'test cpu', cores: 2, memoryGiB: 4, os: 'Linux', node: 'v20', commit: 'abc', versions: {} };
-    return { date: '2025-01-01T00:00:00Z', machine, runs: 3, mode: 'full', groups, targets: checkTargets(groups) };
+    return { date: '2025-01-01T00:00:00Z', machine, runs: 3, mode: 'full', code: 'dist', groups, targets: checkTargets(groups) };
   }
 
   it('takes medians and same-run ratios and checks targets 1 and 2', () => {

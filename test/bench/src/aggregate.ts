@@ -44,6 +44,8 @@ export interface Results {
   machine: Machine;
   runs: number;
   mode: 'full' | 'quick';
+  /** What was measured: the built packages (`dist`) or the sources through tsx. */
+  code: 'dist' | 'source';
   groups: AggregatedGroup[];
   targets: Target[];
 }

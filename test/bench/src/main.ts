@@ -6,19 +6,23 @@
  *   --quick         short timings, one run (a smoke of the whole pipeline)
  *   --only a,b      only these jobs (rule, scale-10 … scale-10000, load, review, webhook)
  *   --json FILE     also write the aggregated results (input of report.ts)
+ *   --source        measure the TypeScript sources through tsx instead of the built packages
+ *
+ * By default the suite measures what users install: it builds the @verdict
+ * packages it uses (tsup, as `pnpm build` does) and imports their dist files.
+ * tsx's transform of the sources adds esbuild's keepNames helper to every
+ * closure created at run time, which the published build does not have.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { aggregate, checkTargets, type AggregatedGroup, type Results } from './aggregate.js';
-import { allJobs } from './jobs.js';
+import { benchRoot as root, buildPackages, childFlags } from './build.js';
 import { machine } from './machine.js';
 import type { GroupResult } from './method.js';
 import { groupTable, scaleTable, targetsTable } from './table.js';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(name);
 const option = (name: string) => {
@@ -30,7 +34,11 @@ const quick = flag('--quick');
 const runs = quick ? 1 : Number(option('--runs') ?? 3);
 const only = option('--only')?.split(',');
 const jsonOut = option('--json');
+const source = flag('--source');
+if (!source) buildPackages();
 
+// Imported only now: the jobs import @verdict/* packages, whose dist files the build above wrote.
+const { allJobs } = await import('./jobs.js');
 const jobs = (await allJobs()).filter((j) => !only || only.includes(j.id));
 const scratch = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
 const byGroup = new Map<string, GroupResult[]>();
@@ -40,7 +48,7 @@ for (const job of jobs) {
   for (let r = 0; r < n; r++) {
     const out = join(scratch, `${job.id}-${r}.json`);
     process.stderr.write(`bench: ${job.id} run ${r + 1}/${n}\n`);
-    const child = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--conditions=@verdict/source', join(root, 'src/child.ts'), job.id, quick ? 'quick' : 'full', out], {
+    const child = spawnSync(process.execPath, ['--expose-gc', ...childFlags(source), join(root, 'src/child.ts'), job.id, quick ? 'quick' : 'full', out], {
       cwd: root, stdio: ['ignore', 'inherit', 'inherit'],
     });
     if (child.status !== 0) {
@@ -60,7 +68,7 @@ rmSync(scratch, { recursive: true, force: true });
 const groups: AggregatedGroup[] = [...byGroup.values()].map(aggregate);
 const targets = checkTargets(groups);
 const m = machine();
-console.log(`\nverdict benchmarks: ${m.cpu}, ${m.cores} cores, Node ${m.node}, commit ${m.commit}; ${quick ? 'quick mode (not for publishing)' : `median of ${runs} processes`}\n`);
+console.log(`\nverdict benchmarks: ${m.cpu}, ${m.cores} cores, Node ${m.node}, commit ${m.commit}, ${source ? 'sources through tsx' : 'built packages'}; ${quick ? 'quick mode (not for publishing)' : `median of ${runs} processes`}\n`);
 for (const g of groups) {
   console.log(`## ${g.title}\n`);
   console.log(groupTable(g));
@@ -72,7 +80,7 @@ if (curve) console.log(`## Workload 2: the scaling curve\n\n${curve}\n`);
 console.log(`## Targets\n\n${targetsTable(targets)}\n`);
 
 if (jsonOut) {
-  const results: Results = { date: new Date().toISOString(), machine: m, runs, mode: quick ? 'quick' : 'full', groups, targets };
+  const results: Results = { date: new Date().toISOString(), machine: m, runs, mode: quick ? 'quick' : 'full', code: source ? 'source' : 'dist', groups, targets };
   writeFileSync(resolve(root, jsonOut), `${JSON.stringify(results, null, 1)}\n`);
   console.log(`results written to ${jsonOut}`);
 }
