@@ -221,6 +221,10 @@ class Generator {
     }
     const op = this.pick(BUILTINS);
     this.mark(op);
+    // Arities are the ones each operation defines (`!` one argument, `-` one or two, `<` two or three, …).
+    // json-logic-js evaluates every argument given, core only the ones the operation uses: the two differ only
+    // when a surplus argument throws ({"!": [true, {"*": []}]}: json-logic-js throws, core gives false). Reported.
+
     const a = (n: number) => this.args(n, depth, scope);
     switch (op) {
       case '==': case '===': case '!=': case '!==': case '>': case '>=': case '%': case '/': case 'in':
