@@ -74,15 +74,14 @@ export function requestOf(review: unknown): AdmissionRequest {
     throw AdmissionError.invalidReview(`expected an AdmissionReview object (got ${typeOf(review)})`, '');
   }
   const apiVersion = field(review, 'apiVersion');
-  if (apiVersion !== API_VERSION) {
-    if (typeof apiVersion === 'string' && apiVersion !== '') {
-      throw new AdmissionError('UNSUPPORTED_VERSION', `apiVersion "${apiVersion}" is not supported; expected "${API_VERSION}" (set admissionReviewVersions: ["v1"] in the webhook configuration)`, { path: '/apiVersion' });
-    }
-    throw AdmissionError.invalidReview(`apiVersion must be "${API_VERSION}" (got ${typeOf(apiVersion)})`, '/apiVersion');
-  }
   const kind = field(review, 'kind');
-  if (kind !== 'AdmissionReview') {
-    throw AdmissionError.invalidReview(`kind must be "AdmissionReview" (got ${typeof kind === 'string' ? `"${kind}"` : typeOf(kind)})`, '/kind');
+  if (typeof apiVersion === 'string' && apiVersion.startsWith('admission.k8s.io/') && apiVersion !== API_VERSION) {
+    throw new AdmissionError('UNSUPPORTED_VERSION', `apiVersion "${apiVersion}" is not supported; expected "${API_VERSION}" (set admissionReviewVersions: ["v1"] in the webhook configuration)`, { path: '/apiVersion' });
+  }
+  if (apiVersion !== API_VERSION || kind !== 'AdmissionReview') {
+    const got = (v: unknown) => (typeof v === 'string' ? `"${v}"` : typeOf(v));
+    const hint = kind !== 'AdmissionReview' && typeof kind === 'string' ? '; pass the AdmissionReview that wraps the object (admissionReviewFor builds one)' : '';
+    throw AdmissionError.invalidReview(`expected apiVersion "${API_VERSION}" and kind "AdmissionReview" (got apiVersion ${got(apiVersion)}, kind ${got(kind)})${hint}`, apiVersion !== API_VERSION ? '/apiVersion' : '/kind');
   }
   const request = field(review, 'request');
   if (!isObject(request)) {

@@ -9,7 +9,7 @@ const denyPods = {
 
 function setup(options: { maxBodyBytes?: number } = {}) {
   const webhook = createAdmissionWebhook({ policies: [denyPods], ...options });
-  const post = (body: BodyInit, headers: Record<string, string> = {}) =>
+  const post = (body: string | Uint8Array, headers: Record<string, string> = {}) =>
     webhook.handle(new Request('https://webhook.local/validate', { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } }));
   const status = async (response: Response) => ({ code: response.status, body: (await response.json()) as { message: string; reason: string; details: { causes: Array<{ reason: string; field?: string }> } } });
   return { webhook, post, status };
@@ -38,7 +38,7 @@ describe('handle: a Fetch-API handler', () => {
     ['not JSON', 'hello', 'NOT_JSON', /^the body is not JSON \(.*\); expected an AdmissionReview$/],
     ['empty', '', 'NOT_JSON', /^the body is empty; expected a JSON AdmissionReview$/],
     ['a JSON list', '[]', 'INVALID_REVIEW', /^expected an AdmissionReview object \(got a list\)$/],
-    ['another kind', '{"apiVersion":"admission.k8s.io/v1","kind":"Pod"}', 'INVALID_REVIEW', /^kind must be "AdmissionReview" \(got "Pod"\)$/],
+    ['another kind', '{"apiVersion":"admission.k8s.io/v1","kind":"Pod"}', 'INVALID_REVIEW', /^expected apiVersion "admission.k8s.io\/v1" and kind "AdmissionReview" \(got apiVersion "admission.k8s.io\/v1", kind "Pod"\); pass the AdmissionReview/],
     ['a v1beta1 review', '{"apiVersion":"admission.k8s.io/v1beta1","kind":"AdmissionReview","request":{}}', 'UNSUPPORTED_VERSION', /^apiVersion "admission.k8s.io\/v1beta1" is not supported; expected "admission.k8s.io\/v1" \(set admissionReviewVersions: \["v1"\]/],
     ['a response instead of a request', '{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{"uid":"x","allowed":true}}', 'INVALID_REVIEW', /^request must be an object \(got nothing\)/],
   ])('answers a body that is %s with 400 and a Status saying why', async (_what, body, code, message) => {

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { VerdictError } from '@verdict/core';
+import * as kubernetes from '@verdict/kubernetes';
+
+describe('public API', () => {
+  it('exports exactly the documented values', () => {
+    expect(Object.keys(kubernetes).sort()).toEqual([
+      'AdmissionError', 'DEFAULT_MAX_BODY_BYTES', 'FAILED_OPEN_ANNOTATION', 'HTTP_STATUS', 'MUTATION_TARGET', 'NAMESPACE_NAME_LABEL', 'NamespaceCache',
+      'admissionReviewFor', 'createAdmissionWebhook', 'kubernetesDialect', 'loadKubernetesPolicies', 'toAdmissionInput', 'toAdmissionResponse', 'verifyAdmissionResponse',
+    ]);
+  });
+
+  it('has documented constants', () => {
+    expect(kubernetes.MUTATION_TARGET).toBe('/object');
+    expect(kubernetes.NAMESPACE_NAME_LABEL).toBe('kubernetes.io/metadata.name');
+    expect(kubernetes.DEFAULT_MAX_BODY_BYTES).toBe(6 * 1024 * 1024);
+    expect(kubernetes.FAILED_OPEN_ANNOTATION).toBe('failed-open');
+  });
+
+  it('AdmissionError is a VerdictError with a code, a path and a stable JSON form', () => {
+    const error = kubernetes.AdmissionError.invalidReview('request.uid must be a non-empty string', '/request/uid');
+    expect(error).toBeInstanceOf(VerdictError);
+    expect(error.name).toBe('AdmissionError');
+    expect(error.toJSON()).toEqual({ code: 'INVALID_REVIEW', message: 'request.uid must be a non-empty string', path: '/request/uid' });
+  });
+
+  it('the dialect owns the Gatekeeper and webhook match keys', () => {
+    expect(kubernetes.kubernetesDialect.name).toBe('kubernetes');
+    expect([...kubernetes.kubernetesDialect.keys].sort()).toEqual(
+      ['excludedNamespaces', 'kinds', 'labelSelector', 'name', 'namespace', 'namespaceSelector', 'namespaces', 'objectSelector', 'rules', 'scope', 'source'],
+    );
+  });
+});
