@@ -19,7 +19,8 @@ export {
 } from './evaluate.js';
 export { admissionReviewFor, namespaceLabelsOf, type ReviewFixtureOptions } from './adapters/kubernetes.js';
 export { ciJobFor, fiatQueryFor } from './fixtures.js';
-export { findSuites, findPolicyFiles, readPolicyFiles, readInputFile, displayPath } from './files.js';
+export { detectPolicyAdapter, loadPoliciesFor } from './policies.js';
+export { findSuites, findPolicyFiles, readPolicyFiles, readInputFile, parseInput, displayPath } from './files.js';
 export { loadSuiteFile, parseSuites, suiteSchema } from './suite/parse.js';
 export { runSuites, runSuite, checkExpectations, type RunSuitesOptions } from './suite/run.js';
 export type {

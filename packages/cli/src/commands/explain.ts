@@ -1,0 +1,46 @@
+/** `verdict explain -p <policies> -i <input>`: the trace, for a person. */
+import { detectAdapter, evaluateInput, formatTrace } from '@verdict/testing';
+import { parse } from '../args.js';
+import { EXIT, styleFor, type Io } from '../io.js';
+import { describeAnswer } from './answer.js';
+import type { Command } from './command.js';
+import { INPUT_HELP, inputOptions, loadError, readInput, readPolicies } from './shared.js';
+
+const HELP = `Usage: verdict explain -p <policies> -i <input> [options]
+
+Evaluates one input and prints why: the answer, then for every policy whether
+it matched (and which selector ruled it out), which parameterSelection entry
+won (and why earlier entries did not match), the merged parameters, each
+rule's result with its messages, and the patch.
+
+Options:
+${INPUT_HELP}
+  -h, --help                  show this help
+
+Exit codes: 0 allowed (accepted), 1 denied (rejected), 2 usage error,
+unreadable file or policies that do not load.
+`;
+
+async function run(argv: readonly string[], io: Io): Promise<number> {
+  const parsed = parse('explain', argv, inputOptions, false);
+  if (parsed.values['help']) {
+    io.stdout.write(HELP);
+    return EXIT.OK;
+  }
+  const documents = readPolicies('explain', parsed, io);
+  const { input, options } = await readInput('explain', parsed, io);
+  let outcome;
+  try {
+    outcome = await evaluateInput(documents, input, options);
+  } catch (error) {
+    throw loadError(error);
+  }
+  const s = styleFor(io);
+  const parts = [describeAnswer(outcome, options.as ?? detectAdapter(input), s)];
+  if (outcome.decision) parts.push(`${s.bold('policies')}\n${formatTrace(outcome.decision, { style: s }).split('\n').map((l) => `  ${l}`).join('\n')}`);
+  else parts.push(s.dim('(no decision was made: the input was refused before evaluation)'));
+  io.stdout.write(`${parts.join('\n\n')}\n`);
+  return outcome.allowed ? EXIT.OK : EXIT.FAILED;
+}
+
+export const explainCommand: Command = { name: 'explain', summary: 'evaluate one input and explain the decision', help: HELP, run };

@@ -1,0 +1,80 @@
+/** `verdict validate <paths...>`: load and schema-check policy files, every override included, then lint them. */
+import { formatProblem, PolicyLoadError, type LintFinding, type Problem } from '@verdict/core';
+import { detectPolicyAdapter, loadPoliciesFor, readPolicyFiles, type AdapterName } from '@verdict/testing';
+import { choice, parse, str } from '../args.js';
+import { CliError, EXIT, styleFor, type Io } from '../io.js';
+import type { Command } from './command.js';
+import { ADAPTERS } from './shared.js';
+
+const HELP = `Usage: verdict validate <paths...> [options]
+
+Loads every policy file under the paths (.yaml, .yml, .json; suites skipped)
+as one set, checks each document against the schema and compiles it, merging
+and validating every parameterSelection entry against the template's
+parametersSchema. Then lints what loading cannot reject: parameterSelection
+entries that can never be chosen (after a catch-all entry under MatchFirst, a
+repeat of an earlier entry, or a selector that contradicts the constraint's
+own match) and matches that can never hold. Prints every problem with file,
+line and JSON path.
+
+Options:
+  -p, --policies <path>  more policy files or directories (like the paths)
+      --as <adapter>     the match vocabulary: core, kubernetes, ci or spinnaker
+                         (default: from the documents, e.g. Gatekeeper constraints → kubernetes)
+      --no-lint          only load and schema-check
+  -o, --output <format>  text (default) or json
+  -h, --help             show this help
+
+Exit codes: 0 valid and no lint finding, 1 problems or lint findings,
+2 usage error or a path that does not exist.
+`;
+
+function findingLine(f: LintFinding): string {
+  const problem = { ...f, code: f.code as unknown as Problem['code'], name: `${f.kind}/${f.policy}` } as Problem;
+  return `${formatProblem(problem)} [${f.code}]`;
+}
+
+async function run(argv: readonly string[], io: Io): Promise<number> {
+  const parsed = parse('validate', argv, {
+    policies: { type: 'string', short: 'p', multiple: true }, as: { type: 'string' }, 'no-lint': { type: 'boolean' },
+    output: { type: 'string', short: 'o' }, help: { type: 'boolean', short: 'h' },
+  }, true);
+  if (parsed.values['help']) {
+    io.stdout.write(HELP);
+    return EXIT.OK;
+  }
+  const format = choice('validate', 'output', str(parsed, 'output'), ['text', 'json'] as const) ?? 'text';
+  const paths = [...parsed.positionals, ...((parsed.values['policies'] as string[] | undefined) ?? [])];
+  if (paths.length === 0) throw new CliError('verdict validate needs paths: verdict validate <files or directories>; see verdict validate --help');
+  const s = styleFor(io);
+  let problems: readonly Problem[] = [];
+  let findings: LintFinding[] = [];
+  let adapter: AdapterName = choice<AdapterName>('validate', 'as', str(parsed, 'as'), ADAPTERS) ?? 'core';
+  let loaded: { policies: number; documents: number } | undefined;
+  try {
+    const documents = readPolicyFiles(paths, { cwd: io.cwd });
+    if (documents.length === 0) throw new CliError(`no policy documents found in ${paths.join(', ')}`, { exit: EXIT.FAILED });
+    if (str(parsed, 'as') === undefined) adapter = detectPolicyAdapter(documents);
+    const set = loadPoliciesFor(adapter, documents);
+    loaded = { policies: set.policies.length, documents: documents.length };
+    if (parsed.values['no-lint'] !== true) findings = set.lint();
+  } catch (error) {
+    if (error instanceof PolicyLoadError) problems = error.problems;
+    else if (error instanceof CliError) throw error;
+    else throw new CliError((error as Error).message);
+  }
+  if (format === 'json') {
+    io.stdout.write(`${JSON.stringify({ valid: problems.length === 0 && findings.length === 0, adapter, problems, lint: findings }, null, 2)}\n`);
+  } else {
+    for (const p of problems) io.stdout.write(`${s.bad('✗')} ${formatProblem(p)}\n`);
+    for (const f of findings) io.stdout.write(`${s.warn('!')} ${findingLine(f)}\n`);
+    if (problems.length) io.stdout.write(s.bad(`${problems.length} problem${problems.length === 1 ? '' : 's'}: the policies do not load (${adapter})\n`));
+    else if (loaded) {
+      const what = `${loaded.documents} document${loaded.documents === 1 ? '' : 's'}, ${loaded.policies} ${loaded.policies === 1 ? 'policy' : 'policies'} (${adapter})`;
+      io.stdout.write(findings.length ? s.warn(`${what} load, with ${findings.length} lint finding${findings.length === 1 ? '' : 's'}\n`) : s.ok(`✓ ${what}: valid\n`));
+    }
+  }
+  return problems.length || findings.length ? EXIT.FAILED : EXIT.OK;
+}
+
+export const validateCommand: Command = { name: 'validate', summary: 'check and lint policy files', help: HELP, run };

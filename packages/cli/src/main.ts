@@ -1,0 +1,62 @@
+/** `verdict <command>`: dispatch, `--help`, `--version`, and turning errors into one line and an exit code. */
+import { VerdictError } from '@verdict/core';
+import packageJson from '../package.json';
+import { CliError, EXIT, styleFor, type Io } from './io.js';
+import type { Command } from './commands/command.js';
+import { evalCommand } from './commands/eval.js';
+import { explainCommand } from './commands/explain.js';
+import { testCommand } from './commands/test.js';
+import { validateCommand } from './commands/validate.js';
+
+const COMMANDS: readonly Command[] = [testCommand, evalCommand, explainCommand, validateCommand];
+
+function version(): string {
+  return packageJson.version;
+}
+
+function usage(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return `Usage: verdict <command> [options]
+
+Commands:
+${COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`).join('\n')}
+
+Run verdict <command> --help for a command's options.
+
+Options:
+  -h, --help     show this help
+  -v, --version  print the version
+`;
+}
+
+/**
+ * Runs the `verdict` command line with `argv` (the arguments after the
+ * program name) and resolves to the exit code: 0 success, 1 a test failed,
+ * the input was denied or validate found problems, 2 usage or load errors.
+ * Never throws: errors are written to `io.stderr` as `verdict: <message>`.
+ */
+export async function main(argv: readonly string[], io: Io): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '-h' || name === '--help' || name === 'help') {
+    io.stdout.write(usage());
+    return name === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  if (name === '-v' || name === '--version') {
+    io.stdout.write(`${version()}\n`);
+    return EXIT.OK;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  const s = styleFor(io);
+  const fail = (message: string, exit: number) => {
+    io.stderr.write(message.split('\n').map((line) => `${s.bad('verdict:')} ${line}\n`).join(''));
+    return exit;
+  };
+  if (!command) return fail(`unknown command "${name}" (commands: ${COMMANDS.map((c) => c.name).join(', ')}); see verdict --help`, EXIT.USAGE);
+  try {
+    return await command.run(rest, io);
+  } catch (error) {
+    if (error instanceof CliError) return fail(error.message, error.exit);
+    if (error instanceof VerdictError) return fail(error.message, EXIT.USAGE);
+    return fail(`internal error: ${(error as Error)?.stack ?? String(error)}`, EXIT.USAGE);
+  }
+}
