@@ -13,6 +13,8 @@ export interface Machine {
   node: string;
   commit: string;
   versions: Record<string, string>;
+  /** 1-minute load average sampled when each measuring process started (other work on the machine adds noise). */
+  loadAverage?: { min: number; median: number; max: number };
 }
 
 const require = createRequire(import.meta.url);

@@ -15,9 +15,9 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { aggregate, checkTargets, type AggregatedGroup, type Results } from './aggregate.js';
+import { aggregate, checkTargets, median, type AggregatedGroup, type Results } from './aggregate.js';
 import { benchRoot as root, buildPackages, childFlags } from './build.js';
 import { machine } from './machine.js';
 import type { GroupResult } from './method.js';
@@ -42,12 +42,15 @@ const { allJobs } = await import('./jobs.js');
 const jobs = (await allJobs()).filter((j) => !only || only.includes(j.id));
 const scratch = mkdtempSync(join(tmpdir(), 'verdict-bench-'));
 const byGroup = new Map<string, GroupResult[]>();
+/** 1-minute load average when each child starts: this machine may be shared, and the report says so. */
+const loads: number[] = [];
 
 for (const job of jobs) {
   const n = quick ? 1 : (job.runs ?? runs);
   for (let r = 0; r < n; r++) {
     const out = join(scratch, `${job.id}-${r}.json`);
-    process.stderr.write(`bench: ${job.id} run ${r + 1}/${n}\n`);
+    loads.push(loadavg()[0]!);
+    process.stderr.write(`bench: ${job.id} run ${r + 1}/${n} (load average ${loads[loads.length - 1]!.toFixed(2)})\n`);
     const child = spawnSync(process.execPath, ['--expose-gc', ...childFlags(source), join(root, 'src/child.ts'), job.id, quick ? 'quick' : 'full', out], {
       cwd: root, stdio: ['ignore', 'inherit', 'inherit'],
     });
@@ -67,8 +70,8 @@ rmSync(scratch, { recursive: true, force: true });
 
 const groups: AggregatedGroup[] = [...byGroup.values()].map(aggregate);
 const targets = checkTargets(groups);
-const m = machine();
-console.log(`\nverdict benchmarks: ${m.cpu}, ${m.cores} cores, Node ${m.node}, commit ${m.commit}, ${source ? 'sources through tsx' : 'built packages'}; ${quick ? 'quick mode (not for publishing)' : `median of ${runs} processes`}\n`);
+const m = { ...machine(), loadAverage: { min: Math.min(...loads), median: median(loads), max: Math.max(...loads) } };
+console.log(`\nverdict benchmarks: ${m.cpu}, ${m.cores} cores, Node ${m.node}, commit ${m.commit}, ${source ? 'sources through tsx' : 'built packages'}; ${quick ? 'quick mode (not for publishing)' : `median of ${runs} processes`}; load average ${m.loadAverage.min.toFixed(1)}–${m.loadAverage.max.toFixed(1)}\n`);
 for (const g of groups) {
   console.log(`## ${g.title}\n`);
   console.log(groupTable(g));

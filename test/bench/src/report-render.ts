@@ -45,7 +45,8 @@ ${targetsTable(results.targets)}
 
 - ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}; Node ${m.node}; verdict at commit \`${m.commit}\`; run ${results.date.slice(0, 10)}.
 - ${versions}.
-- ${results.mode === 'full' ? `Each job ran in ${results.runs} separate \`node\` processes (loading: 5); the tables show the median.` : '**Quick mode**: one short run; not for publishing.'}
+${m.loadAverage ? `- The 1-minute load average when each measuring process started was ${m.loadAverage.min.toFixed(1)}–${m.loadAverage.max.toFixed(1)} (median ${m.loadAverage.median.toFixed(1)}) on ${m.cores} cores${m.loadAverage.max > m.cores * 0.75 ? ': other work shared the machine, so absolute times are pessimistic and noisier than on an idle box; the same-run ratios are the robust figures' : ''}.
+` : ''}- ${results.mode === 'full' ? `Each job ran in ${results.runs} separate \`node\` processes (loading: 5); the tables show the median.` : '**Quick mode**: one short run; not for publishing.'}
 
 ## How to run
 

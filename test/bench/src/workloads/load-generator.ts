@@ -1,0 +1,82 @@
+/**
+ * Drives an HTTPS admission webhook with autocannon, bounded in requests and
+ * time, POSTing the 8 Pod AdmissionReviews of workload 3 in turn.
+ */
+import { request } from 'node:https';
+import autocannon from 'autocannon';
+import type { Row } from '../method.js';
+
+export interface LoadRun {
+  name: string;
+  connections: number;
+  /** Requests to send (the run stops at this count or at `seconds`). */
+  amount: number;
+  seconds: number;
+}
+
+/** One POST, for the sanity check before the load run. */
+export function post(url: string, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', rejectUnauthorized: false, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    req.setTimeout(5000, () => req.destroy(new Error('timeout')));
+    req.end(body);
+  });
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+const round = (ms: number) => Math.round(ms * 1000) / 1000;
+
+/**
+ * One bounded autocannon run. Latency percentiles come from autocannon's
+ * per-response times (fractional ms; its own histogram rounds to whole ms).
+ */
+export async function drive(url: string, bodies: readonly string[], run: LoadRun): Promise<Row> {
+  const times: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({
+      url,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      requests: bodies.map((body) => ({ method: 'POST', body })),
+      connections: run.connections,
+      amount: run.amount,
+      duration: run.seconds,
+      timeout: 10,
+    }, (error, r) => (error ? reject(error as Error) : resolve(r)));
+    instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      if (status >= 200 && status < 300) times.push(ms);
+    });
+  });
+  times.sort((a, b) => a - b);
+  const mean = times.reduce((a, b) => a + b, 0) / (times.length || 1);
+  return {
+    name: run.name,
+    engine: 'webhook',
+    ns: mean * 1e6,
+    rme: 0,
+    samples: times.length,
+    batch: 1,
+    metrics: {
+      connections: run.connections,
+      requests: result.requests.total,
+      rps: result.requests.total / result.duration,
+      p50Ms: round(percentile(times, 50)),
+      p90Ms: round(percentile(times, 90)),
+      p99Ms: round(percentile(times, 99)),
+      maxMs: round(times[times.length - 1] ?? NaN),
+      errors: result.errors,
+      timeouts: result.timeouts,
+      non2xx: result.non2xx,
+      seconds: result.duration,
+    },
+  };
+}
