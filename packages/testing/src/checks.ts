@@ -177,3 +177,27 @@ export function checkAdmission(outcome: Outcome, expected: 'accepted' | 'rejecte
     actual,
   }, relevantTrace(outcome, actual === 'rejected' ? 'denials' : 'all', options));
 }
+
+/**
+ * `gator verify`'s assertion: the number of denial messages matching
+ * `message` (tested against the message with and without its `[policy] `
+ * prefix; every message when absent) is at least one (`yes`), zero (`no`)
+ * or exactly `violations`.
+ */
+export function checkAssertion(outcome: Outcome, assertion: { violations: 'yes' | 'no' | number; message?: RegExp }, options: CheckOptions = {}): CheckResult {
+  const re = assertion.message;
+  const matching = outcome.denials.filter((d) => !re || textMatches(d, re) || textMatches(d.replace(/^\[[^\]]*\] /, ''), re));
+  const n = matching.length;
+  const { violations } = assertion;
+  const pass = violations === 'yes' ? n > 0 : violations === 'no' ? n === 0 : n === violations;
+  const wanted = violations === 'yes' ? 'at least one' : violations === 'no' ? 'no' : String(violations);
+  const which = re ? ` matching ${String(re)}` : '';
+  return withTrace({
+    pass,
+    expectation: `violations: ${violations}${re ? `, message: ${re.source}` : ''}`,
+    message: `expected ${wanted} violation${violations === 1 ? '' : 's'}${which}, but found ${n}; the denial messages were:\n${bullets(outcome.denials)}`,
+    negatedMessage: `expected other than ${wanted} violations${which}, but found ${n}`,
+    expected: { violations, ...(re ? { message: re.source } : {}) },
+    actual: { violations: n, ...(re ? { matching } : {}) },
+  }, relevantTrace(outcome, 'denials', options));
+}

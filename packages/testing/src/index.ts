@@ -7,7 +7,7 @@
  */
 export { toOutcome, decisionOutcome, isDecision, type AnswerKind, type CiAnswer, type Outcome } from './outcome.js';
 export {
-  checkAdmission, checkAllowed, checkDenialCount, checkDenied, checkMessages, checkReason, checkStatus, checkWarnings, relevantTrace,
+  checkAdmission, checkAllowed, checkAssertion, checkDenialCount, checkDenied, checkMessages, checkReason, checkStatus, checkWarnings, relevantTrace,
   type CheckOptions, type CheckResult,
 } from './checks.js';
 export { checkParameters, checkPatch, checkRunners, checkTags, type PatchExpectation } from './checks-data.js';
@@ -24,7 +24,7 @@ export { findSuites, findPolicyFiles, readPolicyFiles, readInputFile, parseInput
 export { loadSuiteFile, parseSuites, suiteSchema } from './suite/parse.js';
 export { runSuites, runSuite, checkExpectations, type RunSuitesOptions } from './suite/run.js';
 export type {
-  AdapterName, CaseResult, KubernetesSuiteOptions, Suite, SuiteCase, SuiteExpect, SuiteReport, SuiteResult,
+  AdapterName, Assertion, CaseResult, KubernetesSuiteOptions, Suite, SuiteCase, SuiteExpect, SuiteReport, SuiteResult,
 } from './suite/types.js';
 export { diffLines, formatDiff, formatCheckFailure, formatCaseFailure, summaryLine } from './report.js';
 export { toJUnitXml, escapeXml } from './junit.js';

@@ -36,8 +36,8 @@ export function diffLines(expected: string, actual: string): string[] {
       out.push(`  ${a[i]}`);
       i++;
       j++;
-    } else if (j < b.length && (i >= a.length || lcs[i]![j + 1]! >= lcs[i + 1]![j]!)) out.push(`+ ${b[j++]}`);
-    else out.push(`- ${a[i++]}`);
+    } else if (i < a.length && (j >= b.length || lcs[i + 1]![j]! >= lcs[i]![j + 1]!)) out.push(`- ${a[i++]}`);
+    else out.push(`+ ${b[j++]}`);
   }
   return out;
 }

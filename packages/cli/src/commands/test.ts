@@ -73,6 +73,12 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   const progress = io.stderr.isTTY === true && quiet;
   let total = 0;
   let done = 0;
+  let header = '';
+  let printed = '';
+  const heading = () => {
+    if (printed !== header) out(header);
+    printed = header;
+  };
   let report;
   try {
     const filter = filterOf(str(parsed, 'filter'));
@@ -84,16 +90,21 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
         if (!quiet) out(s.dim(`running ${plan.cases} case${plan.cases === 1 ? '' : 's'} from ${plan.suites} suite${plan.suites === 1 ? '' : 's'}\n`));
       },
       onSuite: (suite) => {
-        if (!quiet) out(`${s.bold(suite.file)}${suite.name !== suite.file ? ` ${s.dim(suite.name)}` : ''}`);
+        header = `${s.bold(suite.file)}${suite.name !== suite.file ? ` ${s.dim(suite.name)}` : ''}`;
+        if (!quiet) heading();
       },
       onCase: (c) => {
         done++;
-        if (!quiet || c.status === 'failed' || c.status === 'error') out(caseLine(c, s));
+        if (!quiet || c.status === 'failed' || c.status === 'error') {
+          if (progress) io.stderr.write('\r\u001b[K');
+          heading();
+          out(caseLine(c, s));
+        }
         if (progress) io.stderr.write(`\r${s.dim(`${done}/${total} cases`)}`);
       },
       onSuiteEnd: (suite: SuiteResult) => {
         if (suite.status === 'error') {
-          if (quiet) out(s.bold(suite.file));
+          heading();
           out(`  ${s.bad('!')} ${s.bad('the suite could not run')}:\n${indent((suite.error ?? []).join('\n'), '      ')}`);
         }
         if (!quiet) out('');

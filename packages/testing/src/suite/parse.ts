@@ -10,7 +10,7 @@ import { parsePolicyDocuments, PolicyLoadError, sourceLocation } from '@verdict/
 import suiteSchema from '../../schema/suite.schema.json';
 import { SuiteError, type SuiteProblem } from '../errors.js';
 import { closest, type TextExpectation } from '../text.js';
-import type { Suite, SuiteCase, SuiteExpect } from './types.js';
+import type { Assertion, Suite, SuiteCase, SuiteExpect } from './types.js';
 
 export { suiteSchema };
 
@@ -88,6 +88,23 @@ function toExpect(raw: Record<string, unknown>, at: string, report: (path: strin
   if (Array.isArray(raw['messages'])) out.messages = texts('messages');
   if (Array.isArray(raw['warnings'])) out.warnings = texts('warnings');
   if (raw['reason'] !== undefined) out.reason = text(raw['reason'], `${at}/reason`, report);
+  if (Array.isArray(raw['assertions'])) {
+    out.assertions = (raw['assertions'] as Array<Record<string, unknown>>).map((a, i) => {
+      const violations = a['violations'] ?? 'yes';
+      if (!(violations === 'yes' || violations === 'no' || (typeof violations === 'number' && Number.isInteger(violations) && violations >= 0))) {
+        report(`${at}/assertions/${i}/violations`, `must be yes, no or a non-negative integer (got ${got(violations)})`);
+      }
+      let message: RegExp | undefined;
+      if (typeof a['message'] === 'string') {
+        try {
+          message = new RegExp(a['message']);
+        } catch (error) {
+          report(`${at}/assertions/${i}/message`, `invalid regular expression: ${(error as Error).message}`);
+        }
+      }
+      return message ? { violations: violations as Assertion['violations'], message } : { violations: violations as Assertion['violations'] };
+    });
+  }
   if (raw['patch'] === true) report(`${at}/patch`, 'must be false (no patch) or a list of operations such as [{path: /metadata/labels/team, value: a}]');
   for (const key of ['runners'] as const) {
     const r = raw[key] as Record<string, unknown[]> | undefined;

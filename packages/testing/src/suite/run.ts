@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path';
 import { formatProblem, PolicyLoadError, VerdictError, type PolicyDocument } from '@verdict/core';
-import { checkAdmission, checkAllowed, checkDenialCount, checkMessages, checkReason, checkStatus, checkWarnings, type CheckResult } from '../checks.js';
+import { checkAdmission, checkAllowed, checkAssertion, checkDenialCount, checkMessages, checkReason, checkStatus, checkWarnings, type CheckResult } from '../checks.js';
 import { checkParameters, checkPatch, checkRunners, checkTags } from '../checks-data.js';
 import { formatSuiteProblem, SuiteError } from '../errors.js';
 import { detectAdapter, EvaluatorCache, type InputOptions } from '../evaluate.js';
@@ -37,6 +37,7 @@ export function checkExpectations(outcome: Outcome, expect: SuiteExpect): CheckR
   if (expect.admission !== undefined) out.push(checkAdmission(outcome, expect.admission));
   if (expect.violations !== undefined) out.push(checkDenialCount(outcome, expect.violations));
   if (expect.messages !== undefined) out.push(checkMessages(outcome, expect.messages));
+  for (const assertion of expect.assertions ?? []) out.push(checkAssertion(outcome, assertion));
   if (expect.reason !== undefined) out.push(checkReason(outcome, expect.reason));
   if (expect.status !== undefined) out.push(checkStatus(outcome, expect.status));
   if (expect.warnings !== undefined) out.push(checkWarnings(outcome, expect.warnings));

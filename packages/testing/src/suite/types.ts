@@ -6,11 +6,19 @@ import type { TextExpectation } from '../text.js';
 /** Which evaluator answers an input. */
 export type AdapterName = 'core' | 'kubernetes' | 'ci' | 'spinnaker';
 
+/** One of `gator verify`'s assertions: how many denial messages match `message` (all when absent). */
+export interface Assertion {
+  /** `yes`: at least one; `no`: none; a number: exactly that many. */
+  violations: 'yes' | 'no' | number;
+  message?: RegExp;
+}
+
 /** The `expect` block of a case, with regular expressions compiled. */
 export interface SuiteExpect {
   allowed?: boolean;
   messages?: TextExpectation[];
   violations?: number;
+  assertions?: Assertion[];
   warnings?: boolean | TextExpectation[];
   patch?: false | PatchExpectation[];
   parameters?: Record<string, Record<string, unknown> | null>;
