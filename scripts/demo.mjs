@@ -1,5 +1,17 @@
-// The README's demo command. Runs the seed 003 example against the package sources.
+// The README's demo command: `verdict test examples/`, run from the package
+// sources (no build step). It runs every *.verdict.yaml suite under examples/:
+// seed 003's constraints (core selectors and Gatekeeper YAML on the Kubernetes
+// webhook), three gatekeeper-library policies with their own samples, the
+// GitLab runner admission scenarios, and Fiat permissions from policies.
 import { spawnSync } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const result = spawnSync('npx', ['tsx', '--conditions=@verdict/source', 'examples/parameter-selection/src/index.ts'], { stdio: 'inherit' });
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const args = ['--import', 'tsx', '--conditions=@verdict/source', 'packages/cli/src/bin.ts', 'test', 'examples/', ...process.argv.slice(2)];
+const result = spawnSync(process.execPath, args, { stdio: 'inherit', cwd: root });
+if (result.error) {
+  console.error(`demo: cannot run the verdict CLI: ${result.error.message}`);
+  process.exit(2);
+}
 process.exit(result.status ?? 1);
