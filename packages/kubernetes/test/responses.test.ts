@@ -169,6 +169,21 @@ describe('mutations', () => {
     expect(response.patch).toBeUndefined();
   });
 
+  it('validates the mutated object as a later validating webhook would: fresh labels, selectors matched again, one trace', async () => {
+    const unassigned = policy('no-unassigned', {
+      match: { ...podsOnly, labelSelector: { matchLabels: { team: 'unassigned' } } },
+      validate: [{ name: 'owner', rule: { '!=': [{ var: 'labels.team' }, 'unassigned'] }, message: 'pod {{name}} has no owning team' }],
+    });
+    const decisions: Decision[] = [];
+    const { run } = webhookFor({ policies: [addTeam, unassigned], mutating: true, onDecision: ({ decision }) => decision && decisions.push(decision) });
+    const { response } = await run(pod({ name: 'web', namespace: 'default' }));
+    expect(response.status?.message).toBe('[no-unassigned] pod web has no owning team');
+    const traced = decisions[0]!.trace.find((t) => t.policy === 'default-team')!;
+    expect(traced.rules).toEqual([{ rule: 'team', type: 'mutate', result: 'pass' }]);
+    expect(traced.patch).toEqual([{ op: 'add', path: '/metadata/labels', value: {} }, { op: 'add', path: '/metadata/labels/team', value: 'unassigned' }]);
+    expect(decisions[0]!.trace.find((t) => t.policy === 'no-unassigned')).toMatchObject({ matched: true, rules: [{ rule: 'owner', result: 'fail' }] });
+  });
+
   it('never patches a DELETE, which has no object, but still validates it', async () => {
     const { response } = await webhookFor({ policies: [addTeam, needsTeam('has-team')], mutating: true }).run(pod({ namespace: 'default' }), { operation: 'DELETE' });
     expect(response.allowed).toBe(false);
