@@ -5,7 +5,7 @@
  */
 import { SpinnakerError } from './errors.js';
 import { RESOURCE_TYPES, UNRESTRICTED_USER, parseResourceType, type ResourceType } from './model.js';
-import { toResource, toRole, toServiceAccount, type AccountResource, type ApplicationResource, type RoleResource, type RoleSource, type ServiceAccountResource } from './resources.js';
+import { safeCopy, toResource, toRole, toServiceAccount, type AccountResource, type ApplicationResource, type RoleResource, type RoleSource, type ServiceAccountResource } from './resources.js';
 import type { ResourceRef } from './sources.js';
 
 /** A permissions map as written in definitions: `{READ: ["dev-team"], write: ["ops"]}`. */
@@ -75,7 +75,7 @@ function attributesOf(def: ResourceDefinition, path: string): Record<string, unk
   const attributes = def.attributes;
   if (attributes === undefined || attributes === null) return {};
   if (typeof attributes !== 'object' || Array.isArray(attributes)) throw SpinnakerError.invalidConfig(`${path}/attributes must be a map`, `${path}/attributes`);
-  return { ...attributes };
+  return safeCopy(attributes);
 }
 
 function roles(value: readonly RoleInput[] | undefined, path: string): RoleResource[] {
@@ -109,7 +109,7 @@ export function normalizeDefinitions(definitions: FiatDefinitions): Catalog {
       if (seen.has(identity)) throw SpinnakerError.invalidConfig(`${at}: ${type} "${resource.name}" is defined twice`, `${at}/name`);
       seen.add(identity);
       const attributes = attributesOf(def, at);
-      if (type === RESOURCE_TYPES.APPLICATION) Object.assign(attributes, { ...(resource as ApplicationResource).details, ...attributes });
+      if (type === RESOURCE_TYPES.APPLICATION) Object.assign(attributes, safeCopy({ ...(resource as ApplicationResource).details, ...attributes }));
       if (type === RESOURCE_TYPES.ACCOUNT && (resource as AccountResource).cloudProvider !== undefined) attributes['cloudProvider'] ??= (resource as AccountResource).cloudProvider;
       const ref: ResourceRef = { type, name: resource.name, attributes, permissions: resource.permissions };
       resources.push(ref);

@@ -68,6 +68,15 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
+const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** A shallow copy without keys that could reach prototypes (stored JSON is not trusted). */
+export function safeCopy(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) if (!FORBIDDEN_KEYS.has(key)) out[key] = v;
+  return out;
+}
+
 function stringField(value: Record<string, unknown>, key: string, path: string): string {
   const v = value[key];
   if (typeof v !== 'string' || v === '') throw SpinnakerError.invalidConfig(`${path}/${key} must be a non-empty string (got ${JSON.stringify(v)})`, `${path}/${key}`);
@@ -110,9 +119,9 @@ export function toResource(type: ResourceType, input: unknown, path = ''): Accou
     return typeof cloudProvider === 'string' ? { name, cloudProvider, permissions } : { name, permissions };
   }
   if (type === RESOURCE_TYPES.APPLICATION) {
-    const details: Record<string, unknown> = isObject(input['details']) ? { ...input['details'] } : {};
+    const details = safeCopy(isObject(input['details']) ? input['details'] : {});
     for (const [key, value] of Object.entries(input)) {
-      if (!['name', 'permissions', 'details', 'requiredGroupMembership', 'attributes'].includes(key)) details[key] = value;
+      if (!['name', 'permissions', 'details', 'requiredGroupMembership', 'attributes'].includes(key) && !FORBIDDEN_KEYS.has(key)) details[key] = value;
     }
     return { name, permissions, details };
   }

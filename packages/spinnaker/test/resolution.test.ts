@@ -224,3 +224,13 @@ describe('definitions', () => {
     expect(() => createPermissionEvaluator({})).toThrow('give exactly one of definitions, source or views (got none)');
   });
 });
+
+describe('stored resources', () => {
+  it('ignore keys that could reach prototypes', async () => {
+    const { toResource } = await import('@verdict/spinnaker');
+    const app = toResource('application', JSON.parse('{"name":"a","__proto__":{"polluted":true},"details":{"constructor":1,"email":"x"}}')) as { details: Record<string, unknown> };
+    expect(Object.getPrototypeOf(app.details)).toBe(Object.prototype);
+    expect(app.details).toEqual({ email: 'x' });
+    expect((app.details as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+});
