@@ -160,6 +160,23 @@ describe('the rule language at load time', () => {
     expect(p!.message).toContain('did you mean "quantity"?');
   });
 
+  it('does not take names every object inherits (toString, constructor, hasOwnProperty) for operations', () => {
+    for (const op of ['toString', 'constructor', 'hasOwnProperty', 'valueOf', '__proto__']) {
+      expect(() => compileLogic(JSON.parse(`{"${op}": [1]}`))).toThrow(`unknown operation "${op}"`);
+    }
+  });
+
+  it('evaluates arguments an operation ignores, as json-logic-js does, so one that throws still throws', () => {
+    expect(() => compileLogic({ '!': [true, { '*': [] }] }).apply({})).toThrow();
+    expect(() => compileLogic({ var: ['a', 1, { '*': [] }] }).apply({})).toThrow();
+    expect(compileLogic({ '!': [true, 1] }).apply({})).toBe(false);
+  });
+
+  it('reads a list key of "missing" as a path and a default, like {"var": key}', () => {
+    expect(compileLogic({ missing: [[['b', 'dflt']]] }).apply({})).toEqual([]);
+    expect(compileLogic({ missing: ['a', 'b'] }).apply({ a: 1 })).toEqual(['b']);
+  });
+
   it('lists every operation it knows, json-logic built-ins included', () => {
     expect(OPERATION_NAMES).toEqual(expect.arrayContaining(['var', 'missing', 'if', '==', 'all', 'reduce', 'quantity', 'glob', 'regex', 'input', 'ref', 'exists']));
   });

@@ -43,16 +43,27 @@ const ge: Binary = (a, b) => (a as number) >= (b as number);
 const mod: Binary = (a, b) => (a as number) % (b as number);
 const div: Binary = (a, b) => (a as number) / (b as number);
 
+/** Evaluates arguments beyond the `used` ones too, as json-logic-js does (only when a rule has them). */
+export function withExtras(fn: Fn, args: Args, used: number): Fn {
+  if (args.length <= used) return fn;
+  const extras = args.slice(used);
+  return (d, s) => {
+    const result = fn(d, s);
+    for (const extra of extras) extra(d, s);
+    return result;
+  };
+}
+
 function between(args: Args, strict: boolean): Fn {
   const [a, b, c] = [args[0] ?? (() => undefined), args[1] ?? (() => undefined), args[2]];
   const lt = strict ? (x: unknown, y: unknown) => (x as number) < (y as number) : (x: unknown, y: unknown) => (x as number) <= (y as number);
   if (!c) return (d, s) => lt(a(d, s), b(d, s));
-  return (d, s) => {
+  return withExtras((d, s) => {
     const va = a(d, s);
     const vb = b(d, s);
     const vc = c(d, s);
     return vc === undefined ? lt(va, vb) : lt(va, vb) && lt(vb, vc);
-  };
+  }, args, 3);
 }
 
 /** Operations whose arguments are all evaluated first (json-logic-js "everyone else"). */
@@ -69,20 +80,20 @@ export const EAGER: Record<string, (args: Args) => Fn> = {
   '/': (args) => binary(args, div),
   '!!': (args) => {
     const a = args[0];
-    return a ? (d, s) => truthy(a(d, s)) : () => false;
+    return withExtras(a ? (d, s) => truthy(a(d, s)) : () => false, args, 1);
   },
   '!': (args) => {
     const a = args[0];
-    return a ? (d, s) => !truthy(a(d, s)) : () => true;
+    return withExtras(a ? (d, s) => !truthy(a(d, s)) : () => true, args, 1);
   },
   '-': (args) => {
     const a = args[0] ?? (() => undefined);
     const b = args[1];
-    return (d, s) => {
+    return withExtras((d, s) => {
       const va = a(d, s) as number;
       const vb = b ? (b(d, s) as number) : undefined;
       return vb === undefined ? -va : va - vb;
-    };
+    }, args, 2);
   },
   '+': (args) => (d, s) => {
     let acc = 0;

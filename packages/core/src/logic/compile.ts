@@ -4,7 +4,7 @@
  */
 import { escapePointerSegment, isPlainObject, parsePathNotation, preview } from '../util/object.js';
 import { didYouMean } from '../util/suggest.js';
-import { compileAnd, compileIf, compileIteration, compileOr, EAGER, evalArgs, ITERATION_OPS } from './builtins.js';
+import { compileAnd, compileIf, compileIteration, compileOr, EAGER, evalArgs, ITERATION_OPS, withExtras } from './builtins.js';
 import { CONSTANTS, constant, EXTENSIONS, isConstant } from './extensions.js';
 import { makeRootReader, makeWalker, pathExists, rootExists, rootObject, type Fn, type Scope } from './scope.js';
 
@@ -71,8 +71,10 @@ export class LogicCompiler {
     const args = () => list.map((n, i) => this.compile(n, mode, argWhere(i)));
 
     switch (op) {
-      case 'var':
-        return this.compileVar(args(), mode);
+      case 'var': {
+        const compiled = args();
+        return withExtras(this.compileVar(compiled, mode), compiled, 2);
+      }
       case 'missing':
       case 'missing_some':
         return this.compileMissing(op, args(), mode);
@@ -96,7 +98,8 @@ export class LogicCompiler {
       const initial = op === 'reduce' && list[2] !== undefined ? this.compile(list[2], mode, argWhere(2)) : undefined;
       return compileIteration(op, source, body, initial);
     }
-    const make = EAGER[op] ?? EXTENSIONS[op];
+    // Own properties only: names every object inherits (toString, constructor, …) are not operations.
+    const make = Object.hasOwn(EAGER, op) ? EAGER[op] : Object.hasOwn(EXTENSIONS, op) ? EXTENSIONS[op] : undefined;
     if (!make) {
       throw new LogicError(`unknown operation "${op}"${didYouMean(op, OPERATION_NAMES)}. An object with one key is read as an operation; to write a literal object give it a different number of keys`, at);
     }
@@ -150,7 +153,8 @@ export class LogicCompiler {
     const missing = (keys: readonly unknown[], d: unknown, s: Scope): unknown[] => {
       const out: unknown[] = [];
       for (const key of keys) {
-        const value = dynamicVar(key, null, d, s);
+        // json-logic-js reads each key as {"var": key}: a list key is a path and a default.
+        const value = Array.isArray(key) ? dynamicVar(key[0], key[1] === undefined ? null : key[1], d, s) : dynamicVar(key, null, d, s);
         if (value === null || value === '') out.push(key);
       }
       return out;

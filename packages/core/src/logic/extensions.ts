@@ -1,7 +1,7 @@
 /**
  * verdict's own rule operations. They are registered beside the json-logic
  * built-ins and never replace one. Each removes a wall that json-logic-js
- * alone puts in front of real admission policies (see docs/rules.md).
+ * alone puts in front of real admission policies (see docs/concepts/rules.md).
  */
 import { anyGlobMatcher, globMatcher, type StringMatcher } from '../glob.js';
 import { parseQuantity } from '../quantity.js';
