@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AdmissionError, admissionReviewFor, createAdmissionWebhook, FAILED_OPEN_ANNOTATION, type AdmissionWebhookOptions } from '@verdict/kubernetes';
-import { checked, pod, webhookFor } from './helpers.js';
+import { AdmissionError, admissionReviewFor, createAdmissionWebhook, FAILED_OPEN_ANNOTATION, type AdmissionReviewResponse, type AdmissionWebhookOptions } from '@verdict/kubernetes';
+import { checked, pod, verify, webhookFor } from './helpers.js';
 
 function policy(name: string, spec: Record<string, unknown>) {
   return { apiVersion: 'verdict.dev/v1', kind: 'Policy', metadata: { name }, spec };
@@ -64,11 +64,15 @@ describe('namespace lookups', () => {
 
   it('answers synchronously with a sync lookup and with a promise for an async one', async () => {
     const sync = createAdmissionWebhook({ policies: [byNamespace], namespaceLabels: () => ({ team: 'b' }) });
-    expect(sync.review(admissionReviewFor(pod({ namespace: 'x' })))).not.toBeInstanceOf(Promise);
+    const first = admissionReviewFor(pod({ namespace: 'x' }));
+    const answer = sync.review(first);
+    expect(answer).not.toBeInstanceOf(Promise);
+    verify(first, answer as AdmissionReviewResponse, false);
     const async = createAdmissionWebhook({ policies: [byNamespace], namespaceLabels: async () => ({ team: 'a' }) });
-    const pending = async.review(admissionReviewFor(pod({ namespace: 'x' })));
+    const second = admissionReviewFor(pod({ namespace: 'x' }));
+    const pending = async.review(second);
     expect(pending).toBeInstanceOf(Promise);
-    expect((await pending).response.status?.message).toBe('[by-namespace] team a pods are not allowed');
+    expect(verify(second, await pending, false).response.status?.message).toBe('[by-namespace] team a pods are not allowed');
   });
 
   it('fails a lookup that times out: denied with 500 under Fail, admitted under Ignore', async () => {

@@ -100,7 +100,9 @@ describe('handle: a Fetch-API handler', () => {
     const response = await post(text);
     expect(response.status).toBe(200);
     expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
-    expect(((await response.json()) as AdmissionReviewResponse).response.allowed).toBe(false);
+    const answer = (await response.json()) as AdmissionReviewResponse;
+    expect(verifyAdmissionResponse(answer, { uid: review.request.uid })).toEqual([]);
+    expect(answer.response.allowed).toBe(false);
   });
 
   it('survives deeply nested objects', async () => {
@@ -109,6 +111,7 @@ describe('handle: a Fetch-API handler', () => {
     const text = JSON.stringify(review).replace('"spec":{', `"deep":${'['.repeat(20_000)}${']'.repeat(20_000)},"spec":{`);
     const response = await post(text);
     expect([200, 400]).toContain(response.status);
+    if (response.status === 200) expect(verifyAdmissionResponse(await response.json(), { uid: review.request.uid })).toEqual([]);
   });
 
   it('maps every error code to an HTTP status', () => {

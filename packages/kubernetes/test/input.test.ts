@@ -4,7 +4,7 @@ import {
   AdmissionError, admissionReviewFor, createAdmissionWebhook, kubernetesDialect, loadKubernetesPolicies, MUTATION_TARGET, NAMESPACE_NAME_LABEL,
   NamespaceCache, toAdmissionInput,
 } from '@verdict/kubernetes';
-import { namespace, pod } from './helpers.js';
+import { checked, namespace, pod } from './helpers.js';
 
 describe('toAdmissionInput', () => {
   it('builds the documented input for a Pod CREATE without copying the object', () => {
@@ -146,7 +146,7 @@ describe('NamespaceCache', () => {
       namespaceLabels: cache,
     });
     cache.set('x', { team: 'a' });
-    expect((await webhook.review(admissionReviewFor(pod({ namespace: 'x' })))).response.allowed).toBe(false);
+    expect((await checked(webhook, admissionReviewFor(pod({ namespace: 'x' })))).response.allowed).toBe(false);
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Decision } from '@verdict/core';
 import { admissionReviewFor, toAdmissionResponse, verifyAdmissionResponse } from '@verdict/kubernetes';
-import { namespace, pod, webhookFor } from './helpers.js';
+import { checked, namespace, pod, webhookFor } from './helpers.js';
 
 /** A Policy (logic and constraint in one) from a few fields. */
 function policy(name: string, spec: Record<string, unknown>) {
@@ -213,7 +213,7 @@ describe('admissionReviewFor in a review', () => {
     const { webhook } = webhookFor({ policies: [needsTeam('t', 'warn')] });
     for (const operation of ['CREATE', 'UPDATE', 'DELETE'] as const) {
       const review = admissionReviewFor(pod({ name: 'p', namespace: 'default' }), { operation, ...(operation === 'UPDATE' ? { oldObject: pod({ name: 'p', namespace: 'default' }) } : {}) });
-      expect((await webhook.review(review)).response.uid).toBe(review.request.uid);
+      expect((await checked(webhook, review)).response.uid).toBe(review.request.uid);
     }
   });
 });
