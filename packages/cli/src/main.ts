@@ -3,12 +3,14 @@ import { VerdictError } from '@verdict/core';
 import packageJson from '../package.json';
 import { CliError, EXIT, styleFor, type Io } from './io.js';
 import type { Command } from './commands/command.js';
-import { evalCommand } from './commands/eval.js';
-import { explainCommand } from './commands/explain.js';
-import { testCommand } from './commands/test.js';
-import { validateCommand } from './commands/validate.js';
 
-const COMMANDS: readonly Command[] = [testCommand, evalCommand, explainCommand, validateCommand];
+/** Commands load on use, so `--help` and `--version` stay fast. */
+const COMMANDS: ReadonlyArray<{ name: string; summary: string; load: () => Promise<Command> }> = [
+  { name: 'test', summary: 'run *.verdict.yaml suites and report', load: async () => (await import('./commands/test.js')).testCommand },
+  { name: 'eval', summary: 'evaluate one input and print the answer', load: async () => (await import('./commands/eval.js')).evalCommand },
+  { name: 'explain', summary: 'evaluate one input and explain the decision', load: async () => (await import('./commands/explain.js')).explainCommand },
+  { name: 'validate', summary: 'check and lint policy files', load: async () => (await import('./commands/validate.js')).validateCommand },
+];
 
 function version(): string {
   return packageJson.version;
@@ -53,7 +55,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   };
   if (!command) return fail(`unknown command "${name}" (commands: ${COMMANDS.map((c) => c.name).join(', ')}); see verdict --help`, EXIT.USAGE);
   try {
-    return await command.run(rest, io);
+    return await (await command.load()).run(rest, io);
   } catch (error) {
     if (error instanceof CliError) return fail(error.message, error.exit);
     if (error instanceof VerdictError) return fail(error.message, EXIT.USAGE);

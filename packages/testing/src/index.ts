@@ -20,6 +20,7 @@ export {
 export { admissionReviewFor, namespaceLabelsOf, type ReviewFixtureOptions } from './adapters/kubernetes.js';
 export { ciJobFor, fiatQueryFor } from './fixtures.js';
 export { detectPolicyAdapter, loadPoliciesFor } from './policies.js';
+export { lintPolicies } from './lint.js';
 export { findSuites, findPolicyFiles, readPolicyFiles, readInputFile, parseInput, displayPath } from './files.js';
 export { loadSuiteFile, parseSuites, suiteSchema } from './suite/parse.js';
 export { runSuites, runSuite, checkExpectations, type RunSuitesOptions } from './suite/run.js';

@@ -3,8 +3,6 @@ import type { Io } from '../io.js';
 /** One `verdict` sub-command. */
 export interface Command {
   name: string;
-  /** One line for `verdict --help`. */
-  summary: string;
   /** The full `--help` text. */
   help: string;
   /** Runs with the arguments after the command name; resolves to the exit code. Throws `CliError` for one-line errors. */

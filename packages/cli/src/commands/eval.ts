@@ -43,4 +43,4 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   return outcome.allowed ? EXIT.OK : EXIT.FAILED;
 }
 
-export const evalCommand: Command = { name: 'eval', summary: 'evaluate one input and print the answer', help: HELP, run };
+export const evalCommand: Command = { name: 'eval', help: HELP, run };

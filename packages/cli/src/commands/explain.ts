@@ -43,4 +43,4 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   return outcome.allowed ? EXIT.OK : EXIT.FAILED;
 }
 
-export const explainCommand: Command = { name: 'explain', summary: 'evaluate one input and explain the decision', help: HELP, run };
+export const explainCommand: Command = { name: 'explain', help: HELP, run };

@@ -132,4 +132,4 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   return report.failed ? EXIT.FAILED : EXIT.OK;
 }
 
-export const testCommand: Command = { name: 'test', summary: 'run *.verdict.yaml suites and report', help: HELP, run };
+export const testCommand: Command = { name: 'test', help: HELP, run };

@@ -1,6 +1,6 @@
 /** `verdict validate <paths...>`: load and schema-check policy files, every override included, then lint them. */
 import { formatProblem, PolicyLoadError, type LintFinding, type Problem } from '@verdict/core';
-import { detectPolicyAdapter, loadPoliciesFor, readPolicyFiles, type AdapterName } from '@verdict/testing';
+import { detectPolicyAdapter, lintPolicies, loadPoliciesFor, readPolicyFiles, type AdapterName } from '@verdict/testing';
 import { choice, parse, str } from '../args.js';
 import { CliError, EXIT, styleFor, type Io } from '../io.js';
 import type { Command } from './command.js';
@@ -57,7 +57,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     if (str(parsed, 'as') === undefined) adapter = detectPolicyAdapter(documents);
     const set = loadPoliciesFor(adapter, documents);
     loaded = { policies: set.policies.length, documents: documents.length };
-    if (parsed.values['no-lint'] !== true) findings = set.lint();
+    if (parsed.values['no-lint'] !== true) findings = lintPolicies(adapter, documents);
   } catch (error) {
     if (error instanceof PolicyLoadError) problems = error.problems;
     else if (error instanceof CliError) throw error;
@@ -77,4 +77,4 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   return problems.length || findings.length ? EXIT.FAILED : EXIT.OK;
 }
 
-export const validateCommand: Command = { name: 'validate', summary: 'check and lint policy files', help: HELP, run };
+export const validateCommand: Command = { name: 'validate', help: HELP, run };
