@@ -109,13 +109,15 @@ export class PolicySet {
       return errorDecision('INVALID_INPUT', `the input must be an object (got ${describeType(input)})`);
     }
     try {
-      return this.run(input, options?.explain === true, options?.mutate !== false);
+      return this.run(input, options ?? {});
     } catch (error) {
       return errorDecision('INTERNAL', `internal error while evaluating: ${(error as Error).message}`);
     }
   }
 
-  private run(input: Record<string, unknown>, explain: boolean, mutate: boolean): Decision {
+  private run(input: Record<string, unknown>, options: EvaluateOptions): Decision {
+    const explain = options.explain === true;
+    const mutate = options.mutate !== false;
     const candidates = explain ? this.compiled : this.index.candidates(input);
     const run = new Run();
     const active: Active[] = [];
@@ -146,6 +148,12 @@ export class PolicySet {
             continue;
           }
           doc ??= new CowDocument(input, this.settings.target);
+          const target = doc.current();
+          if (target === null || typeof target !== 'object') {
+            entry.result = 'skipped';
+            entry.message = `nothing to mutate: ${this.mutationTarget || 'the input'} is ${target === null ? 'null' : 'missing'}`;
+            continue;
+          }
           const saved = doc.begin();
           const emitted: PatchOperation[] = [];
           try {
@@ -164,7 +172,8 @@ export class PolicySet {
       }
     }
 
-    const finalInput = doc ? doc.root : input;
+    let finalInput = doc ? doc.root : input;
+    if (doc && patch.length > 0 && options.refresh) finalInput = options.refresh(finalInput, doc.current());
     for (const a of active) {
       a.scope.input = finalInput;
       for (const rule of a.policy.template.validate) {

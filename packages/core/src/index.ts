@@ -26,6 +26,7 @@ export { parseImageReference, type ImageReference } from './logic/image.js';
 export { globMatcher, anyGlobMatcher, isGlob, type StringMatcher } from './glob.js';
 export { compileTemplate, renderValue, MISSING, type CompiledTemplate } from './template.js';
 export { documentSchema, type JsonSchemaDocument } from './schema.js';
+export { closest, didYouMean } from './util/suggest.js';
 export type { DialectContext, IndexHint, MatchDialect, Path, Selector } from './selectors/types.js';
 export {
   VerdictError, PolicyLoadError, SelectorError, formatProblem, toVerdictError,

@@ -4,7 +4,7 @@
  * selectors (`matchLabels`, `matchExpressions`) and the kubectl string form.
  */
 import { SelectorError } from './errors.js';
-import { describeType, isPlainObject, ownGet, preview } from './util/object.js';
+import { describeType, escapePointerSegment, isPlainObject, ownGet, preview } from './util/object.js';
 import { closest, didYouMean } from './util/suggest.js';
 
 export type LabelSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
@@ -125,7 +125,7 @@ function structuredRequirements(selector: unknown, issues: SelectorIssue[]): Req
     const asLabel = hint === '' && labelKeyError(field) === undefined && typeof selector[field] === 'string'
       ? `; to require the label write matchLabels: {${field}: ${String(selector[field])}}`
       : '';
-    issues.push({ path: `/${field}`, message: `unknown field "${field}" in label selector${hint}${asLabel}` });
+    issues.push({ path: `/${escapePointerSegment(field)}`, message: `unknown field "${field}" in label selector${hint}${asLabel}` });
   }
   const matchLabels = selector['matchLabels'];
   if (matchLabels !== undefined && matchLabels !== null) {
@@ -133,12 +133,12 @@ function structuredRequirements(selector: unknown, issues: SelectorIssue[]): Req
     else {
       for (const [key, value] of Object.entries(matchLabels)) {
         if (typeof value !== 'string') {
-          issues.push({ path: `/matchLabels/${key}`, message: `label value for "${key}" must be a string (got ${describeType(value)} ${preview(value)}; quote it in YAML)` });
+          issues.push({ path: `/matchLabels/${escapePointerSegment(key)}`, message: `label value for "${key}" must be a string (got ${describeType(value)} ${preview(value)}; quote it in YAML)` });
           continue;
         }
         const errors: string[] = [];
         const req = newRequirement(key, 'In', [value], errors);
-        for (const message of errors) issues.push({ path: `/matchLabels/${key}`, message });
+        for (const message of errors) issues.push({ path: `/matchLabels/${escapePointerSegment(key)}`, message });
         if (req) requirements.push(req);
       }
     }
@@ -165,7 +165,7 @@ function expressionRequirement(expr: unknown, path: string, issues: SelectorIssu
     if (field === 'key' || field === 'operator' || field === 'values') continue;
     const hit = closest(field, ['key', 'operator', 'values']);
     if (hit) suggested.add(hit);
-    issues.push({ path: `${path}/${field}`, message: `unknown field "${field}" in match expression${hit ? `; did you mean "${hit}"?` : ''}` });
+    issues.push({ path: `${path}/${escapePointerSegment(field)}`, message: `unknown field "${field}" in match expression${hit ? `; did you mean "${hit}"?` : ''}` });
     ok = false;
   }
   const { key, operator, values } = expr as { key?: unknown; operator?: unknown; values?: unknown };

@@ -119,6 +119,24 @@ function resolvePath(piece: PathPiece, resolve: PathResolver): string[] {
   return segments;
 }
 
+const PATCH_REASONS: Record<string, string> = {
+  OPERATION_PATH_UNRESOLVABLE: 'the path does not exist',
+  OPERATION_FROM_UNRESOLVABLE: 'the "from" path does not exist',
+  TEST_OPERATION_FAILED: 'the value there is not the one the test expects',
+  OPERATION_PATH_ILLEGAL_ARRAY_INDEX: 'the array index is not a number',
+  OPERATION_VALUE_OUT_OF_BOUNDS: 'the array index is out of bounds',
+  OPERATION_VALUE_REQUIRED: 'the operation needs a value',
+  OPERATION_VALUE_CANNOT_CONTAIN_UNDEFINED: 'the value contains undefined',
+  OPERATION_PATH_CANNOT_ADD: 'the path cannot be added to',
+};
+
+/** One line naming the operation, its path and why it failed (never the document itself). */
+function patchFailure(op: PatchOperation, error: unknown): string {
+  const name = (error as { name?: string }).name ?? '';
+  const reason = PATCH_REASONS[name] ?? String((error as Error).message ?? error).split('\n')[0];
+  return `cannot ${op.op} at ${op.path || '/'}${op.from !== undefined ? ` from ${op.from}` : ''}: ${reason}`;
+}
+
 /**
  * A document being patched copy-on-write. `root` is the whole input;
  * `target` is the pointer (as segments) that patch paths are relative to.
@@ -184,13 +202,18 @@ export class CowDocument {
       this.prepare(abs, op.op === 'add' || op.op === 'copy' || op.op === 'move', emit);
       if (from && op.op === 'move') this.prepare(from, false, emit);
     }
-    const result = jsonpatch.applyOperation(
-      this.root,
-      { op: op.op, path: toPointer(abs), ...(from ? { from: toPointer(from) } : {}), ...(op.value ? { value: out.value } : {}) } as Parameters<typeof jsonpatch.applyOperation>[1],
-      true, // validate: RFC 6902 errors (remove/replace of a missing path, …) instead of silent no-ops
-      true, // mutate in place: every container on the path is already a private copy
-      true, // refuse __proto__ / constructor segments
-    );
+    let result: ReturnType<typeof jsonpatch.applyOperation>;
+    try {
+      result = jsonpatch.applyOperation(
+        this.root,
+        { op: op.op, path: toPointer(abs), ...(from ? { from: toPointer(from) } : {}), ...(op.value ? { value: out.value } : {}) } as Parameters<typeof jsonpatch.applyOperation>[1],
+        true, // validate: RFC 6902 errors (remove/replace of a missing path, …) instead of silent no-ops
+        true, // mutate in place: every container on the path is already a private copy
+        true, // refuse __proto__ / constructor segments
+      );
+    } catch (error) {
+      throw new Error(patchFailure(out, error));
+    }
     if (abs.length === 0) this.root = result.newDocument as Record<string, unknown>;
     emit.push(out);
   }

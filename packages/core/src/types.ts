@@ -115,6 +115,13 @@ export interface EvaluateOptions {
   mutate?: boolean;
   /** Evaluate every policy's selectors (no index) and record why each parameterSelection entry failed. */
   explain?: boolean;
+  /**
+   * Called once after the mutation phase when something was patched, with the
+   * input as patched and the mutation target's new value; returns the input
+   * the validation phase sees. Adapters use it to rebuild fields derived from
+   * the target (the Kubernetes adapter's `labels` from `object.metadata.labels`).
+   */
+  refresh?: (input: Record<string, unknown>, mutated: unknown) => Record<string, unknown>;
 }
 
 /** Summary of one loaded policy. */

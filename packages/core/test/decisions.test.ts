@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { compilePolicies, loadPolicySet, type Decision } from '@verdict/core';
+import { compilePolicies, loadPolicySet, type Decision, type MatchDialect } from '@verdict/core';
 import { load, MEMORY_CONSTRAINT, MEMORY_TEMPLATE, pod } from './helpers.js';
 
 describe('decisions never throw', () => {
@@ -147,6 +147,30 @@ describe('the selector index', () => {
     expect(d.skipped).toBeGreaterThan(300);
     expect(d.skipped + d.trace.length).toBe(400);
     expect(set.evaluate(inputs[0], { explain: true }).skipped).toBe(0);
+  });
+});
+
+describe('dialects', () => {
+  const dialect: MatchDialect = {
+    name: 'demo',
+    keys: ['teams'],
+    compile: (block) => ({
+      any: (block['teams'] as string[]).map((t) => ({ field: 'team', values: [t] })),
+      where: '/teams',
+      describe: `team in (${(block['teams'] as string[]).join(', ')})`,
+    }),
+  };
+
+  it('report a described composite selector with its own words when it fails', () => {
+    const set = compilePolicies([{ apiVersion: 'verdict.dev/v1', kind: 'Policy', metadata: { name: 'p' }, spec: { match: { teams: ['a', 'b'] } } }], { dialects: [dialect] });
+    expect(set.evaluate({ team: 'c' })).toMatchObject({ trace: [], skipped: 1 }); // the index rules it out
+    expect(set.evaluate({ team: 'c' }, { explain: true }).trace[0]!.mismatch).toEqual({ at: '/spec/match/teams', selector: 'team in (a, b)' });
+    expect(set.evaluate({ team: 'b' }).trace[0]!.matched).toBe(true);
+  });
+
+  it('own their keys, and two dialects cannot claim one key', () => {
+    expect(() => compilePolicies([], { dialects: [dialect, { ...dialect, name: 'other' }] })).toThrow('match dialect "other" claims key "teams", already owned by dialect "demo"');
+    expect(() => compilePolicies([], { dialects: [{ ...dialect, keys: ['labels'] }] })).toThrow(/already owned by core/);
   });
 });
 

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import * as core from '@verdict/core';
-import { anyGlobMatcher, compileTemplate, globMatcher, isGlob, MISSING, PolicyLoadError, renderValue, toVerdictError, VerdictError } from '@verdict/core';
+import { anyGlobMatcher, closest, compileTemplate, didYouMean, globMatcher, isGlob, MISSING, PolicyLoadError, renderValue, toVerdictError, VerdictError } from '@verdict/core';
 import { load } from './helpers.js';
 
 describe('the public surface of @verdict/core', () => {
   it('exports exactly these runtime values (each is tested in this folder)', () => {
     expect(Object.keys(core).sort()).toEqual([
-      'MISSING', 'OPERATION_NAMES', 'PolicyLoadError', 'PolicySet', 'SelectorError', 'VerdictError', 'anyGlobMatcher', 'compileLabelSelector',
-      'compileLogic', 'compilePolicies', 'compileTemplate', 'documentSchema', 'formatLabelSelector', 'formatProblem', 'globMatcher', 'isGlob',
+      'MISSING', 'OPERATION_NAMES', 'PolicyLoadError', 'PolicySet', 'SelectorError', 'VerdictError', 'anyGlobMatcher', 'closest', 'compileLabelSelector',
+      'compileLogic', 'compilePolicies', 'compileTemplate', 'didYouMean', 'documentSchema', 'formatLabelSelector', 'formatProblem', 'globMatcher', 'isGlob',
       'labelKeyError', 'labelValueError', 'loadPolicySet', 'matchLabelSelector', 'mergeParameters', 'parseImageReference', 'parseLabelSelector',
       'parsePolicyDocuments', 'parseQuantity', 'renderValue', 'sourceLocation', 'toVerdictError', 'validateLabelSelector',
     ]);
@@ -27,6 +27,16 @@ describe('globs', () => {
     expect(anyGlobMatcher([])('x')).toBe(false);
     expect(isGlob('kube-*')).toBe(true);
     expect(isGlob('kube-system')).toBe(false);
+  });
+});
+
+describe('did-you-mean hints', () => {
+  it('suggest the closest candidate within a small edit distance, ignoring case', () => {
+    expect(closest('operation', ['key', 'operator', 'values'])).toBe('operator');
+    expect(closest('Deny', ['deny', 'warn'])).toBe('deny');
+    expect(closest('zzz', ['deny', 'warn'])).toBeUndefined();
+    expect(didYouMean('lables', ['labels', 'fields'])).toBe('; did you mean "labels"?');
+    expect(didYouMean('zzz', ['labels'])).toBe('');
   });
 });
 

@@ -165,8 +165,9 @@ describe('validateLabelSelector (structured selectors as the API server validate
     expect(validateLabelSelector({ matchExpressions: [{ key: 'a', operator: 'In', values: [1] }] })[0]).toMatchObject({ path: '/matchExpressions/0/values/0' });
   });
 
-  it('suggests matchLabels when a label was written directly in the selector', () => {
+  it('suggests matchLabels when a label was written directly in the selector, escaping the key in the pointer', () => {
     const [issue] = validateLabelSelector({ 'field.cattle.io/projectId': 'special-team1' });
+    expect(issue!.path).toBe('/field.cattle.io~1projectId');
     expect(issue!.message).toContain('matchLabels: {field.cattle.io/projectId: special-team1}');
   });
 

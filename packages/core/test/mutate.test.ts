@@ -101,6 +101,32 @@ describe('mutate rules', () => {
     expect(set.evaluate({ a: 2 }).errors).toHaveLength(1);
   });
 
+  it('skips mutations when the mutation target is null or missing (e.g. a DELETE has no object)', () => {
+    const set = load(mutator('p', [{ op: 'add', path: '/metadata/labels/x', value: 'y' }]), { mutationTarget: '/object' });
+    for (const input of [{ object: null }, {}]) {
+      const d = set.evaluate(input);
+      expect(d).toMatchObject({ allowed: true, patch: [], errors: [] });
+      expect(d.trace[0]!.rules[0]).toMatchObject({ result: 'skipped', message: expect.stringMatching(/^nothing to mutate: \/object is (null|missing)$/) });
+    }
+  });
+
+  it('describes a failed operation in one line, without the document', () => {
+    const d = load(mutator('p', [{ op: 'replace', path: '/spec/missing', value: 1 }])).evaluate({ spec: { secret: 'do-not-leak' } });
+    expect(d.errors[0]!.message).toBe('mutate rule "m" was not applied: cannot replace at /spec/missing: the path does not exist');
+    expect(JSON.stringify(d)).not.toContain('do-not-leak');
+  });
+
+  it('lets a refresh hook rebuild derived fields before validation', () => {
+    const set = load([
+      mutator('label', [{ op: 'add', path: '/metadata/labels/team', value: 'a' }], { order: 0 }),
+      JSON.stringify({ apiVersion: 'verdict.dev/v1', kind: 'Policy', metadata: { name: 'needs-team' }, spec: { order: 1, validate: [{ name: 't', rule: { '!!': { var: 'labels.team' } }, message: 'no team' }] } }),
+    ].join('\n---\n'), { mutationTarget: '/object' });
+    const input = { object: { metadata: { labels: {} } }, labels: {} };
+    expect(set.evaluate(input).allowed).toBe(false);
+    const refreshed = set.evaluate(input, { refresh: (patched, object) => ({ ...patched, labels: (object as { metadata: { labels: object } }).metadata.labels }) });
+    expect(refreshed.allowed).toBe(true);
+  });
+
   it('rejects malformed patches at load time with the path of the problem', () => {
     const problems = loadProblems([
       mutator('a', [{ op: 'add', path: 'no-slash', value: 1 }]),

@@ -194,6 +194,13 @@ function labelFacts(path: readonly string[], requirements: readonly LabelSelecto
   });
 }
 
+/** A composite a dialect described: reported as one part, with the dialect's words, when it fails. */
+function described(inner: SelectorNode, at: string, text: string | undefined): SelectorNode {
+  if (text === undefined || inner === MATCH_ALL) return inner;
+  const node: SelectorNode = { at, text, hints: inner.hints, test: (scope) => (inner.test(scope) ? node : undefined) };
+  return inner.facts ? { ...node, facts: inner.facts, test: (scope) => (inner.test(scope) ? node : undefined) } : node;
+}
+
 /** A predicate over a value (a list matches when any element does). */
 function valueMatcher(list: readonly unknown[]): (value: unknown) => boolean {
   const strings = list.filter((v): v is string => typeof v === 'string');
@@ -224,12 +231,10 @@ export function compileSelector(selector: Selector, base: string, env: SelectorE
   if ('all' in s || 'any' in s) {
     const list = ('all' in s ? s.all : s.any) as readonly Selector[];
     const children = list.map((c) => compileSelector(c, base, env, typeof s.where === 'string' ? s.where : defaultWhere));
-    const node = 'all' in s ? allOf(at, children) : anyOf(at, children);
-    return describe ? { ...node, text: describe } : node;
+    return described('all' in s ? allOf(at, children) : anyOf(at, children), at, describe);
   }
   if ('not' in s) {
-    const node = notOf(at, compileSelector(s.not as Selector, base, env, typeof s.where === 'string' ? s.where : defaultWhere));
-    return describe ? { ...node, text: describe } : node;
+    return described(notOf(at, compileSelector(s.not as Selector, base, env, typeof s.where === 'string' ? s.where : defaultWhere)), at, describe);
   }
   if ('labels' in s) {
     const path = toPath(s.path as Path, at, env);
