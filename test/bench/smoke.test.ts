@@ -12,6 +12,7 @@ import { renderReport } from './src/report-render.js';
 import { groupTable, scaleTable, targetsTable } from './src/table.js';
 import { loadWorkload } from './src/workloads/load.js';
 import { reviewWorkload } from './src/workloads/review.js';
+import { webhookWorkload } from './src/workloads/webhook.js';
 import { ruleWorkload } from './src/workloads/rule.js';
 import { scaleWorkload } from './src/workloads/scale.js';
 
@@ -47,6 +48,16 @@ describe('workload 3 (AdmissionReview)', () => {
     expect(Number(group.info?.['admissionReviewBytes'])).toBeGreaterThan(1800);
     for (const c of group.cases) await exercise(c, 3);
   });
+});
+
+describe('workload 5 (the webhook example over HTTPS)', () => {
+  it('starts the example on 127.0.0.1, passes the sanity checks and answers a short bounded load without errors', async () => {
+    const group = await webhookWorkload([{ name: 'smoke', connections: 2, amount: 50, seconds: 5 }], true);
+    const m = group.rows[0]!.metrics!;
+    expect(m['requests']).toBeGreaterThanOrEqual(50);
+    expect(m['errors']).toBe(0);
+    expect(m['non2xx']).toBe(0);
+  }, 60_000);
 });
 
 describe('reporting', () => {

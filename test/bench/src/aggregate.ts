@@ -16,6 +16,8 @@ export interface AggregatedRow {
   spread: number;
   /** Median within-run relative margin of error, percent. */
   rme: number;
+  /** Median over runs of the per-run median batch, ns per call. */
+  p50?: number;
   /** Median over runs of (this row ÷ the verdict row of the same run). */
   ratio?: number;
   reference?: boolean;
@@ -73,6 +75,8 @@ export function aggregate(runs: readonly GroupResult[]): AggregatedGroup {
       rme: median(same.map((r) => r.rme)), batch: r0.batch,
     };
     if (ratios.length) out.ratio = median(ratios);
+    const p50s = same.map((r) => r.p50).filter((v): v is number => v !== undefined);
+    if (p50s.length) out.p50 = median(p50s);
     if (r0.reference) out.reference = true;
     if (r0.note) out.note = r0.note;
     if (r0.metrics) {

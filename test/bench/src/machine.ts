@@ -15,6 +15,8 @@ export interface Machine {
   versions: Record<string, string>;
   /** 1-minute load average sampled when each measuring process started (other work on the machine adds noise). */
   loadAverage?: { min: number; median: number; max: number };
+  /** The measuring processes ran at nice -10. */
+  raisedPriority?: boolean;
 }
 
 const require = createRequire(import.meta.url);

@@ -13,7 +13,14 @@ export interface Case {
   name: string;
   /** Engine id (`verdict`, `baseline`, `json-logic-js`, …). */
   engine: string;
-  fn: () => unknown;
+  /** One call. Give either `fn` or `setup`. */
+  fn?: () => unknown;
+  /**
+   * Builds the engine right before this row is measured and returns its call; it is
+   * dropped afterwards. Rows over large policy sets use it so that no engine's heap
+   * (and its garbage-collection cost) is charged to another engine's row.
+   */
+  setup?: () => Promise<() => unknown>;
   /** `fn` returns a Promise (json-rules-engine). */
   async?: boolean;
   /** The verdict row the other rows of the group are compared with. */
@@ -39,6 +46,8 @@ export interface Row {
   ns: number;
   /** Relative margin of error within the run, percent. */
   rme: number;
+  /** Median batch, ns per call (insensitive to a few preempted or collected batches). */
+  p50?: number;
   samples: number;
   /** Calls per sample. */
   batch: number;
@@ -71,11 +80,11 @@ export const QUICK: Timing = { time: 100, warmup: 100, batchNs: 20_000 };
 export let sink: unknown;
 
 /** Calls per batch so that one batch takes about `batchNs`. */
-async function calibrate(c: Case, batchNs: number): Promise<number> {
+async function calibrate(c: Case, fn: () => unknown, batchNs: number): Promise<number> {
   const call = async (k: number): Promise<number> => {
     const t0 = performance.now();
-    if (c.async) for (let i = 0; i < k; i++) sink = await c.fn();
-    else for (let i = 0; i < k; i++) sink = c.fn();
+    if (c.async) for (let i = 0; i < k; i++) sink = await fn();
+    else for (let i = 0; i < k; i++) sink = fn();
     return (performance.now() - t0) * 1e6;
   };
   // Warm up (let V8 optimise) for ~30 ms, growing the batch, then size it from a warm batch.
@@ -91,8 +100,7 @@ async function calibrate(c: Case, batchNs: number): Promise<number> {
   return Math.max(1, Math.round((k * batchNs) / Math.max(ns, 1)));
 }
 
-function batchFn(c: Case, k: number): () => unknown {
-  const fn = c.fn;
+function batchFn(c: Case, fn: () => unknown, k: number): () => unknown {
   if (c.async) {
     return async () => {
       const t0 = performance.now();
@@ -115,17 +123,18 @@ export async function measure(group: Group, timing: Timing): Promise<GroupResult
   const gc = (globalThis as { gc?: () => void }).gc;
   for (const c of group.cases) {
     // Start each case from a clean heap, so no row pays for the garbage of the setup or of the row before.
+    const fn = await callOf(c);
     gc?.();
-    const k = await calibrate(c, timing.batchNs);
-    const bench = new Bench({ time: timing.time, warmupTime: timing.warmup, warmup: true, iterations: 5 });
-    bench.add(c.name, batchFn(c, k), c.async ? { async: true } : {});
+    const k = await calibrate(c, fn, timing.batchNs);
+    const bench = new Bench({ time: timing.time, warmupTime: timing.warmup, warmup: true, iterations: 5, warmupIterations: 2 });
+    bench.add(c.name, batchFn(c, fn, k), c.async ? { async: true } : {});
     await bench.run();
     const result = bench.tasks[0]!.result;
     if (result.state !== 'completed') {
       const why = result.state === 'errored' ? String(result.error) : result.state;
       throw new Error(`${group.id}: "${c.name}" did not complete (${why})`);
     }
-    const row: Row = { name: c.name, engine: c.engine, ns: result.latency.mean * 1e6, rme: result.latency.rme, samples: result.latency.samplesCount, batch: k };
+    const row: Row = { name: c.name, engine: c.engine, ns: result.latency.mean * 1e6, rme: result.latency.rme, p50: result.latency.p50 * 1e6, samples: result.latency.samplesCount, batch: k };
     if (c.reference) row.reference = true;
     if (c.note) row.note = c.note;
     rows.push(row);
@@ -135,7 +144,15 @@ export async function measure(group: Group, timing: Timing): Promise<GroupResult
   return out;
 }
 
+/** The case's call, building its engine first when it has a `setup`. */
+export async function callOf(c: Case): Promise<() => unknown> {
+  if (c.fn) return c.fn;
+  if (c.setup) return c.setup();
+  throw new Error(`case "${c.name}" has neither fn nor setup`);
+}
+
 /** Runs a case's function `n` times (the smoke test's "a handful of iterations"). */
 export async function exercise(c: Case, n: number): Promise<void> {
-  for (let i = 0; i < n; i++) sink = c.async ? await c.fn() : c.fn();
+  const fn = await callOf(c);
+  for (let i = 0; i < n; i++) sink = c.async ? await fn() : fn();
 }

@@ -21,6 +21,7 @@ let sink: unknown;
 
 /** Set-up (not profiled), then the profiled loop; runs in the child and writes the profile to `out`. */
 async function hotLoop(out: string): Promise<void> {
+  const { callOf } = await import('./method.js');
   let evaluate: () => unknown;
   if (target === 'load') {
     const { compilePolicies } = await import('@verdict/core');
@@ -29,13 +30,13 @@ async function hotLoop(out: string): Promise<void> {
     evaluate = () => compilePolicies(docs);
   } else if (target === 'rule') {
     const { ruleWorkload } = await import('./workloads/rule.js');
-    evaluate = (await ruleWorkload()).cases.find((c) => c.engine === 'verdict')!.fn;
+    evaluate = await callOf((await ruleWorkload()).cases.find((c) => c.engine === 'verdict')!);
   } else if (target === 'review') {
     const { reviewWorkload } = await import('./workloads/review.js');
-    evaluate = (await reviewWorkload()).cases.find((c) => c.engine === 'verdict-review')!.fn;
+    evaluate = await callOf((await reviewWorkload()).cases.find((c) => c.engine === 'verdict-review')!);
   } else if (/^scale-\d+$/.test(target)) {
     const { scaleWorkload } = await import('./workloads/scale.js');
-    evaluate = (await scaleWorkload(Number(target.slice(6)), { peers: false })).cases.find((c) => c.engine === 'verdict')!.fn;
+    evaluate = await callOf((await scaleWorkload(Number(target.slice(6)), { peers: false })).cases.find((c) => c.engine === 'verdict')!);
   } else throw new Error(`unknown target "${target}" (rule, review, load, scale-<N>)`);
   const warm = performance.now() + 500;
   while (performance.now() < warm) sink = evaluate();

@@ -10,12 +10,13 @@ const pct = (v: number) => `${(v * 100).toFixed(0)}%`;
 /** Timed rows: ops/s, mean, within-run error, spread between runs, time relative to verdict. */
 export function timingTable(g: AggregatedGroup): string {
   return markdown(
-    ['task', 'ops/s', 'mean', '± (in run)', 'run spread', 'time ÷ verdict'],
-    ['---', '---:', '---:', '---:', '---:', '---:'],
+    ['task', 'ops/s', 'mean', 'median batch', '± (in run)', 'run spread', 'time ÷ verdict'],
+    ['---', '---:', '---:', '---:', '---:', '---:', '---:'],
     g.rows.map((r) => [
       r.reference ? `**${r.name}**` : r.name,
       formatOps(r.ns),
       formatNs(r.ns),
+      r.p50 === undefined ? '—' : formatNs(r.p50),
       `${r.rme.toFixed(1)}%`,
       r.runs.length > 1 ? pct(r.spread) : '—',
       r.ratio === undefined ? '—' : r.reference ? '1.00×' : `${r.ratio.toFixed(r.ratio < 10 ? 2 : 0)}×`,
