@@ -2,4 +2,6 @@
 import { main } from './main.js';
 import { processIo } from './io.js';
 
-process.exitCode = await main(process.argv.slice(2), processIo());
+void main(process.argv.slice(2), processIo()).then((code) => {
+  process.exitCode = code;
+});
