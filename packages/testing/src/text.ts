@@ -71,31 +71,3 @@ export function indent(text: string, spaces = 2): string {
 export function bullets(items: readonly string[]): string {
   return items.length ? items.map((item) => `  - ${item}`).join('\n') : '  (none)';
 }
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const up = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = up;
-    }
-  }
-  return row[b.length]!;
-}
-
-/** The candidate nearest to `word` (edit distance at most a third of its length), for did-you-mean hints. */
-export function closest(word: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let score = Math.max(1, Math.floor(word.length / 3)) + 1;
-  for (const candidate of candidates) {
-    const d = distance(word.toLowerCase(), candidate.toLowerCase());
-    if (d < score) {
-      best = candidate;
-      score = d;
-    }
-  }
-  return best;
-}

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
-import { parsePolicyDocuments, PolicyLoadError, sourceLocation } from '@verdict/core';
+import { closest, parsePolicyDocuments, PolicyLoadError, sourceLocation } from '@verdict/core';
 import suiteSchema from '../../schema/suite.schema.json';
 import { SuiteError, type SuiteProblem } from '../errors.js';
-import { closest, type TextExpectation } from '../text.js';
+import type { TextExpectation } from '../text.js';
 import type { Assertion, Suite, SuiteCase, SuiteExpect } from './types.js';
 
 export { suiteSchema };
