@@ -3,15 +3,28 @@
  * the number of constraints, log–log, one line per row of workload 2.
  * Plain SVG, no dependencies.
  */
-import { formatNs, type AggregatedGroup } from './aggregate.js';
+import type { AggregatedGroup } from './aggregate.js';
 
 const W = 820;
 const H = 460;
-const M = { left: 78, right: 250, top: 40, bottom: 52 };
+const M = { left: 70, right: 235, top: 40, bottom: 52 };
 const COLORS: Record<string, string> = {
   verdict: '#1b6ac9', 'verdict-explain': '#7fa9de', baseline: '#2e8b57', 'baseline-scan': '#8fc9a3',
   'json-logic-js': '#d9822b', 'json-logic-engine': '#b8860b', casl: '#8e44ad', 'json-rules-engine': '#c0392b', casbin: '#7f8c8d',
 };
+
+const LABELS: Record<string, string> = {
+  verdict: 'verdict evaluate (index)', 'verdict-explain': 'verdict, explain: true (no index)', baseline: 'hand-written JS, index',
+  'baseline-scan': 'hand-written JS, linear scan', 'json-logic-js': 'json-logic-js apply', 'json-logic-engine': 'json-logic-engine build',
+  casl: 'CASL ability.can', 'json-rules-engine': 'json-rules-engine run', casbin: 'casbin enforceSync',
+};
+
+/** `1 µs`, `10 µs`, … for powers of ten in ns. */
+function decade(e: number): string {
+  const units: Array<[number, string]> = [[9, 's'], [6, 'ms'], [3, 'µs'], [0, 'ns']];
+  const [base, unit] = units.find(([b]) => e >= b)!;
+  return `${10 ** (e - base)} ${unit}`;
+}
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/`/g, '');
 
@@ -38,7 +51,7 @@ export function renderChart(groups: readonly AggregatedGroup[]): string {
   for (let e = yMin; e <= yMax; e++) {
     const y = py(10 ** e);
     out.push(`<line x1="${M.left}" x2="${W - M.right}" y1="${y}" y2="${y}" stroke="#e3e3e3"/>`);
-    out.push(`<text x="${M.left - 8}" y="${y + 4}" text-anchor="end" fill="#555">${esc(formatNs(10 ** e))}</text>`);
+    out.push(`<text x="${M.left - 8}" y="${y + 4}" text-anchor="end" fill="#555">${decade(e)}</text>`);
   }
   for (const n of sizes) {
     const x = px(n);
@@ -56,16 +69,10 @@ export function renderChart(groups: readonly AggregatedGroup[]): string {
     const d = s.points.map((p, j) => `${j ? 'L' : 'M'}${px(p.n).toFixed(1)},${py(p.ns).toFixed(1)}`).join(' ');
     out.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="${bold ? 3.5 : 1.8}"${dash}/>`);
     for (const p of s.points) out.push(`<circle cx="${px(p.n).toFixed(1)}" cy="${py(p.ns).toFixed(1)}" r="${bold ? 4 : 2.8}" fill="${color}"/>`);
-    const ly = M.top + 8 + i * 36;
+    const ly = M.top + 8 + i * 26;
     const lx = W - M.right + 16;
     out.push(`<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="${bold ? 3.5 : 1.8}"${dash}/>`);
-    const words = esc(s.name).split(' ');
-    const lines: string[] = [''];
-    for (const w of words) {
-      if ((lines[lines.length - 1]! + ' ' + w).length > 30 && lines[lines.length - 1]) lines.push(w);
-      else lines[lines.length - 1] = `${lines[lines.length - 1]} ${w}`.trim();
-    }
-    lines.slice(0, 2).forEach((t, k) => out.push(`<text x="${lx + 28}" y="${ly + 4 + k * 13}" fill="#222"${bold ? ' font-weight="600"' : ''}>${t}</text>`));
+    out.push(`<text x="${lx + 28}" y="${ly + 4}" fill="#222"${bold ? ' font-weight="600"' : ''}>${esc(LABELS[s.engine] ?? s.name)}</text>`);
   });
   out.push('</svg>');
   return `${out.join('\n')}\n`;
