@@ -67,8 +67,14 @@ export function styleFor(io: Io): Style {
   return { ok: wrap(32, 39), bad: wrap(31, 39), warn: wrap(33, 39), dim: wrap(2, 22), bold: wrap(1, 22) };
 }
 
-/** `io` bound to the process. */
+/** `io` bound to the process. A closed pipe (`verdict test | head`) ends the process quietly. */
 export function processIo(): Io {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw error;
+    });
+  }
   return {
     stdout: process.stdout,
     stderr: process.stderr,

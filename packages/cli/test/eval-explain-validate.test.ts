@@ -119,8 +119,8 @@ describe('verdict validate', () => {
     const run = await verdict(['validate', `${FIXTURES}/memory-template.yaml`, `${FIXTURES}/seed-003-unreachable.yaml`]);
     expect(run.code).toBe(1);
     expect(run.stdout.split('\n')).toEqual([
-      '! packages/cli/test/fixtures/seed-003-unreachable.yaml:16:7 (K8sMemoryLimits/memory-limit-enforcement-64gteam) at /spec/parameterSelection/0/match: parameterSelection entry 0 can never be chosen: it requires namespaceLabels: field.cattle.io/projectId=32g-team, but spec.match excludes that (namespaceLabels: field.cattle.io/projectId notin (32g-team,64g-team,system)) [UNREACHABLE_ENTRY]',
-      '! packages/cli/test/fixtures/seed-003-unreachable.yaml:22:7 (K8sMemoryLimits/memory-limit-enforcement-64gteam) at /spec/parameterSelection/1/match: parameterSelection entry 1 can never be chosen: it requires namespaceLabels: field.cattle.io/projectId=64g-team, but spec.match excludes that (namespaceLabels: field.cattle.io/projectId notin (32g-team,64g-team,system)) [UNREACHABLE_ENTRY]',
+      '! packages/cli/test/fixtures/seed-003-unreachable.yaml:16:7 (K8sMemoryLimits/memory-limit-enforcement-64gteam) at /spec/parameterSelection/0/match: parameterSelection entry 0 can never be chosen: it requires namespaceSelector: field.cattle.io/projectId=32g-team, but spec.match excludes that (namespaceSelector: field.cattle.io/projectId notin (32g-team,64g-team,system)) [UNREACHABLE_ENTRY]',
+      '! packages/cli/test/fixtures/seed-003-unreachable.yaml:22:7 (K8sMemoryLimits/memory-limit-enforcement-64gteam) at /spec/parameterSelection/1/match: parameterSelection entry 1 can never be chosen: it requires namespaceSelector: field.cattle.io/projectId=64g-team, but spec.match excludes that (namespaceSelector: field.cattle.io/projectId notin (32g-team,64g-team,system)) [UNREACHABLE_ENTRY]',
       '2 documents, 1 policy (kubernetes) load, with 2 lint findings',
       '',
     ]);

@@ -98,7 +98,12 @@ export function lintPolicies(adapter: AdapterName, documents: readonly PolicyDoc
     const doc = documents[finding.document];
     const loc = doc ? sourceLocation(doc, path) : undefined;
     const { line: _line, column: _column, source: _source, ...rest } = finding;
-    out.push({ ...rest, path, ...(loc ? { ...(loc.source ? { source: loc.source } : {}), line: loc.line, column: loc.column } : {}) });
+    // Say it in the document's words: the translation's label paths are Gatekeeper's selectors.
+    const words = [...renames[finding.document]!.values()];
+    let message = rest.message;
+    if (words.some((w) => w.endsWith('/namespaceSelector'))) message = message.replaceAll('namespaceLabels: ', 'namespaceSelector: ');
+    if (words.some((w) => w.endsWith('/labelSelector'))) message = message.replaceAll('object.metadata.labels: ', 'labelSelector: ');
+    out.push({ ...rest, message, path, ...(loc ? { ...(loc.source ? { source: loc.source } : {}), line: loc.line, column: loc.column } : {}) });
   }
   return out.sort((a, b) => a.document - b.document || (a.line ?? 0) - (b.line ?? 0));
 }
