@@ -62,7 +62,8 @@ export function formatCheckFailure(check: CheckResult, style: Partial<TraceStyle
 /** Everything that went wrong in one case (empty for a passing case). */
 export function formatCaseFailure(result: CaseResult, style: Partial<TraceStyle> = {}): string {
   if (result.error) return result.error;
-  return result.checks.filter((c) => !c.pass).map((c) => formatCheckFailure(c, style)).join('\n\n');
+  const text = result.checks.filter((c) => !c.pass).map((c) => formatCheckFailure(c, style)).join('\n\n');
+  return result.hint ? `${text}\n\nhint: ${result.hint}` : text;
 }
 
 /** `12 passed, 1 failed` (`, 2 skipped` when some were skipped). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runSuites, summaryLine, type SuiteReport } from '@verdict/testing';
+import { formatCaseFailure, runSuites, summaryLine, type SuiteReport } from '@verdict/testing';
 import { tempTree } from './helpers.js';
 
 /** Seed 003's memory-limit constraint as Gatekeeper YAML, with a PolicyTemplate for its logic. */
@@ -187,5 +187,15 @@ describe('suites with adapter inputs', () => {
   it('fails a Kubernetes case whose expectation is wrong, with the webhook status in the message', async () => {
     const report = await run({ 'policies.yaml': GATEKEEPER, 'review.json': REVIEW, 'k.verdict.yaml': K8S_SUITE.replace('status: 403', 'status: 500') });
     expect(failures(report)).toEqual(['expected status code 500, but it was 403']);
+  });
+});
+
+describe('hints', () => {
+  it('point at a namespace that has no labels in the suite', async () => {
+    const report = await run({ 'policies.yaml': GATEKEEPER, 'review.json': REVIEW, 'k.verdict.yaml': K8S_SUITE.replace('    batch: {field.cattle.io/projectId: 32g-team}\n', '') });
+    const failed = report.suites[0]!.cases.find((c) => c.status === 'failed')!;
+    expect(failed.name).toBe('20Gi in batch is allowed');
+    expect(failed.hint).toBe('namespace "batch" has no labels in this suite: list it under kubernetes.namespaces, or give the case namespaceLabels');
+    expect(formatCaseFailure(failed)).toMatch(/\n\nhint: namespace "batch" has no labels in this suite/);
   });
 });

@@ -18,6 +18,8 @@ export function describeAnswer(outcome: Outcome, adapter: string, s: Style): str
   const tags = outcome.ci?.tags;
   if (tags?.add?.length) lines.push(`  tags added: ${tags.add.join(', ')}`);
   if (tags?.remove?.length) lines.push(`  tags removed: ${tags.remove.join(', ')}`);
+  const missing = /needs the labels of namespace "([^"]*)"/.exec(outcome.denials.join('\n'));
+  if (missing) lines.push(s.dim(`  hint: give the labels of namespace "${missing[1]}" with --namespace-labels key=value, or kubernetes.namespaces in --config`));
   const runners = outcome.ci?.runners;
   if (runners?.accepted_ids?.length) lines.push(`  runners accepted: ${runners.accepted_ids.join(', ')}`);
   if (runners?.rejected_ids?.length) lines.push(`  runners rejected: ${runners.rejected_ids.join(', ')}`);

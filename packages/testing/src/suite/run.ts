@@ -80,11 +80,11 @@ async function runCase(suite: Suite, c: SuiteCase, evaluators: EvaluatorCache): 
     const evaluator = await evaluators.get(adapter);
     const outcome = await evaluator.evaluate(input, options);
     const checks = checkExpectations(outcome, c.expect);
-    return {
-      ...base, adapter, checks, answer: outcome.answer,
-      status: checks.every((x) => x.pass) ? 'passed' : 'failed',
-      durationMs: performance.now() - started,
-    };
+    const passed = checks.every((x) => x.pass);
+    const result: CaseResult = { ...base, adapter, checks, answer: outcome.answer, status: passed ? 'passed' : 'failed', durationMs: performance.now() - started };
+    const missing = /needs the labels of namespace "([^"]*)"/.exec(outcome.denials.join('\n'));
+    if (!passed && missing) result.hint = `namespace "${missing[1]}" has no labels in this suite: list it under kubernetes.namespaces, or give the case namespaceLabels`;
+    return result;
   } catch (error) {
     if (error instanceof PolicyLoadError) throw error;
     const message = error instanceof VerdictError ? error.message : `unexpected error: ${(error as Error).message}`;

@@ -82,6 +82,8 @@ export interface CaseResult {
   checks: CheckResult[];
   /** Why the case could not run (unreadable input, missing adapter, ...). */
   error?: string;
+  /** A likely cause of a failure, when one is recognised (e.g. a namespace without labels). */
+  hint?: string;
   /** The answer (AdmissionReview, job response, permission answer or decision). */
   answer?: unknown;
   durationMs: number;
