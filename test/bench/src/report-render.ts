@@ -17,6 +17,16 @@ function ns(groups: readonly AggregatedGroup[], id: string, engine: string): str
   return r ? formatNs(r.ns) : '—';
 }
 
+/** One plain sentence on the targets this run did not meet. */
+function notMet(results: Results): string {
+  const missed = results.targets.filter((t) => t.pass === false);
+  const open = results.targets.filter((t) => t.pass === null);
+  const parts: string[] = [];
+  parts.push(missed.length === 0 ? 'Every measured target is met in this run.' : `Not met in this run: ${missed.map((t) => `target ${t.id}`).join(', ')} (figures in the table; \`pnpm --filter @verdict/bench run profile\` shows where the time goes).`);
+  if (open.length) parts.push(`Not measured: ${open.map((t) => `target ${t.id}`).join(', ')}.`);
+  return `${parts.join(' ')} The suite and how to extend it: [test/bench](../test/bench/README.md).`;
+}
+
 function info(g: AggregatedGroup): string {
   return g.info ? Object.entries(g.info).map(([k, v]) => `- ${k}: ${v}`).join('\n') : '';
 }
@@ -44,6 +54,8 @@ depend on the machine. Compare the **ratios**.
 ## Targets
 
 ${targetsTable(results.targets)}
+
+${notMet(results)}
 
 ## Machine and versions
 
