@@ -100,11 +100,11 @@ describe('mutations outside the tags', () => {
 });
 
 describe('engine errors in mutations', () => {
-  it('reject the job with the first line of the engine\'s message', () => {
+  it('reject the job with a one-line reason naming the operation and its path', () => {
     const result = retag([{ op: 'copy', from: '/project/path', path: '/tags/-' }]);
     expect(result.response).toEqual({
       id: 245, admission: 'rejected',
-      reason: 'policy "retag" failed: mutate rule "m" was not applied: Cannot perform the operation from a path that does not exist',
+      reason: 'policy "retag" failed: mutate rule "m" was not applied: cannot copy at /tags/- from /project/path: the "from" path does not exist',
     });
   });
 });
