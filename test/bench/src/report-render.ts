@@ -67,8 +67,8 @@ ${m.loadAverage ? `- The 1-minute load average when each measuring process start
 ## How to run
 
 \`\`\`sh
-npx -y pnpm@10 install && npx -y pnpm@10 bench      # prints every table (about ten minutes)
-npx -y pnpm@10 --filter @verdict/bench run report   # re-measures, then rewrites this page and the chart
+npx -y pnpm@10 install && npx -y pnpm@10 bench      # prints every table (3 runs per job, about five minutes)
+npx -y pnpm@10 --filter @verdict/bench run report   # 5 runs per job, then rewrites this page and the chart
 npx -y pnpm@10 --filter @verdict/bench run profile  # CPU profile of the hot path, top functions by self time
 \`\`\`
 
