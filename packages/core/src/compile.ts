@@ -19,7 +19,7 @@ import { MATCH_ALL, type SelectorNode } from './selectors/node.js';
 import { PolicyIndex } from './selectors/policy-index.js';
 import type { MatchDialect } from './selectors/types.js';
 import { compileTemplate, type CompiledTemplate } from './template.js';
-import type { EnforcementAction, NoMatchAction, ParameterSelectionBehavior, PolicyInfo } from './types.js';
+import type { EnforcementAction, NoMatchAction, ParameterSelectionBehavior, PolicyInfo, SelectionTrace } from './types.js';
 import { deepClone, deepFreeze, escapePointerSegment, findForbiddenKey, isPlainObject, parsePointer, parsePathNotation, type JsonObject } from './util/object.js';
 import { didYouMean } from './util/suggest.js';
 import { PolicySet } from './evaluate.js';
@@ -68,6 +68,8 @@ export interface Variant {
 export interface CompiledEntry {
   index: number;
   ref: { readonly index: number; readonly name?: string };
+  /** The trace of a MatchFirst selection of this entry, built once and shared (frozen). */
+  chosen: SelectionTrace;
   match: SelectorNode;
   parameters: JsonObject;
   variant: Variant;
@@ -88,6 +90,8 @@ export interface CompiledPolicy {
   merge?: MergeRules;
   /** MatchAny combinations, merged lazily and cached by the list of matched entries. */
   anyCache: Map<string, Variant>;
+  /** Shared, frozen traces for the outcomes that do not depend on the input. */
+  outcomes: { noEntries: SelectionTrace; noMatch: SelectionTrace };
   info: PolicyInfo;
   /** Where the policy came from (for lint findings with file and line). */
   document: { index: number; object: object };
@@ -295,8 +299,9 @@ class Loader {
       const entryMatch = compileMatch(raw['match'], `${where}/match`, env);
       const label = `parameterSelection entry ${j}${typeof raw['name'] === 'string' ? ` ("${raw['name']}")` : ''}`;
       const variant = this.variant(i, unit, { base: baseRaw, override: raw['parameters'] as JsonObject, merge, where, label });
-      const ref = typeof raw['name'] === 'string' ? { index: j, name: raw['name'] } : { index: j };
-      entries.push({ index: j, ref: Object.freeze(ref), match: entryMatch, parameters: raw['parameters'] as JsonObject, variant: variant ?? { parameters: {} } });
+      const ref = Object.freeze(typeof raw['name'] === 'string' ? { index: j, name: raw['name'] } : { index: j });
+      const chosen: SelectionTrace = deepFreeze({ behavior, matched: [ref], outcome: 'selected' });
+      entries.push({ index: j, ref, chosen, match: entryMatch, parameters: raw['parameters'] as JsonObject, variant: variant ?? { parameters: {} } });
     });
     const baseReachable = entries.length === 0 || (onNoMatch === 'proceed' && !entries.some((e) => e.match === MATCH_ALL));
     const base = this.variant(i, unit, {
@@ -307,6 +312,10 @@ class Loader {
     const policy: CompiledPolicy = {
       ordinal: 0, kind, name, order: (spec['order'] as number | undefined) ?? 0, enforcementAction, template: unit, match,
       base, behavior, onNoMatch, entries, anyCache: new Map(), document: { index: i, object: doc },
+      outcomes: deepFreeze({
+        noEntries: { behavior, matched: [], outcome: 'no-entries' as const },
+        noMatch: { behavior, matched: [], outcome: `no-match-${onNoMatch}` as const },
+      }),
       info: Object.freeze({
         kind, name, order: (spec['order'] as number | undefined) ?? 0, enforcementAction, template: unit.name,
         parameterSelection: entries.length, validate: Object.freeze(unit.validate.map((r) => r.name)), mutate: Object.freeze(unit.mutate.map((r) => r.name)),

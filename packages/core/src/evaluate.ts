@@ -260,25 +260,25 @@ export class PolicySet {
     let variant: Variant = policy.base;
     const entries = policy.entries;
     if (entries.length === 0) {
-      trace.selection = { behavior: policy.behavior, matched: [], outcome: 'no-entries' };
+      trace.selection = policy.outcomes.noEntries;
     } else {
-      let matched: CompiledEntry[];
-      const mismatches: NonNullable<SelectionTrace['mismatches']> = [];
+      let matched: CompiledEntry | readonly CompiledEntry[] | undefined;
+      const mismatches: NonNullable<SelectionTrace['mismatches']> | undefined = explain ? [] : undefined;
       try {
-        matched = this.matchEntries(policy, scope, explain ? mismatches : undefined);
+        matched = policy.behavior === 'MatchFirst' ? this.firstEntry(policy, scope, mismatches) : this.allEntries(policy, scope, mismatches);
       } catch (error) {
         trace.error = (error as Error).message;
         run.fail(policy, 'MATCH_ERROR', `unable to match parameterSelection: ${trace.error}`);
         return false;
       }
-      const selection: SelectionTrace = {
-        behavior: policy.behavior,
-        matched: matched.map((e) => e.ref),
-        outcome: matched.length ? 'selected' : `no-match-${policy.onNoMatch}`,
-      };
-      if (explain) selection.mismatches = mismatches;
-      trace.selection = selection;
-      if (matched.length === 0) {
+      const none = matched === undefined || (Array.isArray(matched) && matched.length === 0);
+      if (mismatches) {
+        const list = none ? [] : Array.isArray(matched) ? matched : [matched as CompiledEntry];
+        trace.selection = { behavior: policy.behavior, matched: list.map((e) => e.ref), outcome: none ? `no-match-${policy.onNoMatch}` : 'selected', mismatches };
+      } else if (none) trace.selection = policy.outcomes.noMatch;
+      else if (!Array.isArray(matched)) trace.selection = (matched as CompiledEntry).chosen;
+      else trace.selection = { behavior: policy.behavior, matched: matched.map((e) => e.ref), outcome: 'selected' };
+      if (none) {
         switch (policy.onNoMatch) {
           case 'allow':
             return false;
@@ -291,7 +291,8 @@ export class PolicySet {
           default:
             break;
         }
-      } else variant = matched.length === 1 ? matched[0]!.variant : this.combine(policy, matched);
+      } else if (!Array.isArray(matched)) variant = (matched as CompiledEntry).variant;
+      else variant = matched.length === 1 ? matched[0]!.variant : this.combine(policy, matched);
     }
     if (variant.error) {
       trace.error = variant.error;
@@ -303,14 +304,25 @@ export class PolicySet {
     return true;
   }
 
-  private matchEntries(policy: CompiledPolicy, scope: Scope, mismatches: NonNullable<SelectionTrace['mismatches']> | undefined): CompiledEntry[] {
+  /** MatchFirst: the first entry whose selector matches (`mismatches` records the ones before it). */
+  private firstEntry(policy: CompiledPolicy, scope: Scope, mismatches: NonNullable<SelectionTrace['mismatches']> | undefined): CompiledEntry | undefined {
+    const entries = policy.entries;
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      const failed = entry.match.test(scope);
+      if (!failed) return entry;
+      if (mismatches) mismatches.push({ ...entry.ref, ...mismatch(failed) });
+    }
+    return undefined;
+  }
+
+  /** MatchAny: every entry whose selector matches, in list order. */
+  private allEntries(policy: CompiledPolicy, scope: Scope, mismatches: NonNullable<SelectionTrace['mismatches']> | undefined): CompiledEntry[] {
     const out: CompiledEntry[] = [];
     for (const entry of policy.entries) {
       const failed = entry.match.test(scope);
-      if (!failed) {
-        out.push(entry);
-        if (policy.behavior === 'MatchFirst') break;
-      } else if (mismatches) mismatches.push({ ...entry.ref, ...mismatch(failed) });
+      if (!failed) out.push(entry);
+      else if (mismatches) mismatches.push({ ...entry.ref, ...mismatch(failed) });
     }
     return out;
   }

@@ -27,16 +27,31 @@ export const EMPTY: LabelMap = Object.freeze({});
 /** The label every namespace carries: the apiserver sets it to the namespace's name. */
 export const NAMESPACE_NAME_LABEL = 'kubernetes.io/metadata.name';
 
-/** A namespace's labels with `kubernetes.io/metadata.name` set (a fresh object; the source is not modified). */
+const withName = new WeakMap<object, { name: string; labels: LabelMap }>();
+
+/**
+ * A namespace's labels with `kubernetes.io/metadata.name` set. The source is
+ * never modified: labels that already carry the name are used as they are,
+ * and copies are cached per source object (a lookup that returns the same
+ * map for every request costs one WeakMap hit).
+ */
 export function withNameLabel(labels: unknown, name: string): LabelMap {
+  if (isObject(labels)) {
+    if (labels[NAMESPACE_NAME_LABEL] === name && hasOwn.call(labels, NAMESPACE_NAME_LABEL)) return labels as LabelMap;
+    const cached = withName.get(labels);
+    if (cached !== undefined && cached.name === name) return cached.labels;
+  }
   const out: Record<string, string> = {};
   if (isObject(labels)) {
     for (const key of Object.keys(labels)) {
       const value = labels[key];
-      if (typeof value === 'string') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      if (typeof value !== 'string') continue;
+      if (key === '__proto__') Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      else out[key] = value;
     }
   }
   out[NAMESPACE_NAME_LABEL] = name;
+  if (isObject(labels)) withName.set(labels, { name, labels: out });
   return out;
 }
 

@@ -9,10 +9,15 @@ import type { AdmissionRequest } from './types.js';
 
 export const API_VERSION = 'admission.k8s.io/v1';
 const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
-const hasOwn = Object.prototype.hasOwnProperty;
 
+/**
+ * Reads one of the fixed AdmissionReview field names. None of them is a
+ * property of `Object.prototype`, so a plain read cannot reach an inherited
+ * member; it is several times cheaper than a `hasOwnProperty` call on this
+ * hot path.
+ */
 function field(request: Record<string, unknown>, key: string): unknown {
-  return hasOwn.call(request, key) ? request[key] : undefined;
+  return request[key];
 }
 
 function optionalString(request: Record<string, unknown>, key: string): void {
@@ -29,6 +34,10 @@ function optionalObject(request: Record<string, unknown>, key: string): void {
   }
 }
 
+const PARTS = { kind: ['group', 'version', 'kind'], resource: ['group', 'version', 'resource'] } as const;
+const OPTIONAL_STRINGS = ['subResource', 'requestSubResource', 'name', 'namespace'] as const;
+const OPTIONAL_OBJECTS = ['object', 'oldObject', 'options'] as const;
+
 function groupVersion(request: Record<string, unknown>, key: string, name: 'kind' | 'resource', required: boolean): void {
   const value = field(request, key);
   if (!required && (value === undefined || value === null)) return;
@@ -36,11 +45,12 @@ function groupVersion(request: Record<string, unknown>, key: string, name: 'kind
   if (!isObject(value)) {
     throw AdmissionError.invalidReview(`request.${key} must be ${shape} (got ${typeOf(value)})`, `/request/${key}`);
   }
-  for (const part of ['group', 'version', name]) {
+  const parts = PARTS[name];
+  for (let i = 0; i < parts.length; i++) {
+    const part = parts[i]!;
     const v = field(value, part);
-    const missingGroup = part === 'group' && (v === undefined || v === null);
-    if (missingGroup) continue; // the core group is "" and may be omitted
-    if (typeof v !== 'string' || (part !== 'group' && v === '')) {
+    if (i === 0 && (v === undefined || v === null)) continue; // the core group is "" and may be omitted
+    if (typeof v !== 'string' || (i > 0 && v === '')) {
       throw AdmissionError.invalidReview(`request.${key}.${part} must be a non-empty string (got ${typeOf(v)}); ${key} is ${shape}`, `/request/${key}/${part}`);
     }
   }
@@ -100,8 +110,8 @@ export function requestOf(review: unknown): AdmissionRequest {
     const hint = typeof operation === 'string' ? didYouMean(operation, OPERATIONS) : '';
     throw AdmissionError.invalidReview(`request.operation must be one of ${OPERATIONS.join(', ')} (got ${typeof operation === 'string' ? `"${operation}"` : typeOf(operation)})${hint}`, '/request/operation');
   }
-  for (const key of ['subResource', 'requestSubResource', 'name', 'namespace']) optionalString(request, key);
-  for (const key of ['object', 'oldObject', 'options']) optionalObject(request, key);
+  for (let i = 0; i < OPTIONAL_STRINGS.length; i++) optionalString(request, OPTIONAL_STRINGS[i]!);
+  for (let i = 0; i < OPTIONAL_OBJECTS.length; i++) optionalObject(request, OPTIONAL_OBJECTS[i]!);
   const dryRun = field(request, 'dryRun');
   if (dryRun !== undefined && dryRun !== null && typeof dryRun !== 'boolean') {
     throw AdmissionError.invalidReview(`request.dryRun must be a boolean (got ${typeOf(dryRun)})`, '/request/dryRun');

@@ -7,11 +7,14 @@ import { EMPTY, isObject, metadataMap, NAMESPACE_NAME_LABEL, own, str, withNameL
 import { requestOf } from './review.js';
 import type { AdmissionInput, AdmissionRequest, GroupVersionKind, GroupVersionResource, KubernetesObject, LabelMap, UserInfo } from './types.js';
 
+/** A validated {group, version, kind} is used as it is; one without `group` (the core group) gets `group: ""`. */
 function gvk(value: unknown): GroupVersionKind {
+  if (isObject(value) && typeof value['group'] === 'string') return value as unknown as GroupVersionKind;
   return { group: str(own(value, 'group')), version: str(own(value, 'version')), kind: str(own(value, 'kind')) };
 }
 
 function gvr(value: unknown): GroupVersionResource {
+  if (isObject(value) && typeof value['group'] === 'string') return value as unknown as GroupVersionResource;
   return { group: str(own(value, 'group')), version: str(own(value, 'version')), resource: str(own(value, 'resource')) };
 }
 

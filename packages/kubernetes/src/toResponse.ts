@@ -72,8 +72,14 @@ export function sanitizeWarnings(warnings: readonly string[]): string[] {
   return out;
 }
 
-/** Standard base64 of the UTF-8 bytes of `text` (no Buffer: runs on any runtime). */
+interface BufferLike {
+  from(text: string, encoding: 'utf8'): { toString(encoding: 'base64'): string };
+}
+const NodeBuffer = (globalThis as { Buffer?: BufferLike }).Buffer;
+
+/** Standard base64 of the UTF-8 bytes of `text`: `Buffer` where the runtime has it (Node, Bun, Deno), else TextEncoder and btoa. */
 export function base64(text: string): string {
+  if (NodeBuffer) return NodeBuffer.from(text, 'utf8').toString('base64');
   const bytes = new TextEncoder().encode(text);
   let binary = '';
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));

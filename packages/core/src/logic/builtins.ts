@@ -17,31 +17,33 @@ export function evalArgs(args: Args, data: unknown, scope: Scope): unknown[] {
   return out;
 }
 
-type Binary = (a: unknown, b: unknown) => unknown;
 
-function binary(args: Args, op: Binary): Fn {
-  const a = args[0] ?? (() => undefined);
-  const b = args[1] ?? (() => undefined);
-  // Arguments beyond the second are still evaluated, as json-logic-js does.
-  if (args.length > 2) {
-    const rest = args.slice(2);
-    return (d, s) => {
-      const r = op(a(d, s), b(d, s));
-      for (const f of rest) f(d, s);
-      return r;
-    };
-  }
-  return (d, s) => op(a(d, s), b(d, s));
+const none: Fn = () => undefined;
+
+/**
+ * A two-argument operation. Each operator gets its own closure (see `BINARY`)
+ * so that V8 can inline it at every call site; arguments beyond the second
+ * are still evaluated, as json-logic-js does.
+ */
+function binary(args: Args, make: (a: Fn, b: Fn) => Fn): Fn {
+  return withExtras(make(args[0] ?? none, args[1] ?? none), args, 2);
 }
 
-const looseEq: Binary = (a, b) => a == b;
-const looseNe: Binary = (a, b) => a != b;
-const strictEq: Binary = (a, b) => a === b;
-const strictNe: Binary = (a, b) => a !== b;
-const gt: Binary = (a, b) => (a as number) > (b as number);
-const ge: Binary = (a, b) => (a as number) >= (b as number);
-const mod: Binary = (a, b) => (a as number) % (b as number);
-const div: Binary = (a, b) => (a as number) / (b as number);
+const BINARY: Record<string, (a: Fn, b: Fn) => Fn> = {
+  '==': (a, b) => (d, s) => a(d, s) == b(d, s),
+  '!=': (a, b) => (d, s) => a(d, s) != b(d, s),
+  '===': (a, b) => (d, s) => a(d, s) === b(d, s),
+  '!==': (a, b) => (d, s) => a(d, s) !== b(d, s),
+  '>': (a, b) => (d, s) => (a(d, s) as number) > (b(d, s) as number),
+  '>=': (a, b) => (d, s) => (a(d, s) as number) >= (b(d, s) as number),
+  '%': (a, b) => (d, s) => (a(d, s) as number) % (b(d, s) as number),
+  '/': (a, b) => (d, s) => (a(d, s) as number) / (b(d, s) as number),
+};
+
+function inList(a: unknown, b: unknown): boolean {
+  if (!b || typeof (b as { indexOf?: unknown }).indexOf === 'undefined') return false;
+  return (b as { indexOf(x: unknown): number }).indexOf(a) !== -1;
+}
 
 /** Evaluates arguments beyond the `used` ones too, as json-logic-js does (only when a rule has them). */
 export function withExtras(fn: Fn, args: Args, used: number): Fn {
@@ -55,9 +57,9 @@ export function withExtras(fn: Fn, args: Args, used: number): Fn {
 }
 
 function between(args: Args, strict: boolean): Fn {
-  const [a, b, c] = [args[0] ?? (() => undefined), args[1] ?? (() => undefined), args[2]];
+  const [a, b, c] = [args[0] ?? none, args[1] ?? none, args[2]];
+  if (!c) return strict ? (d, s) => (a(d, s) as number) < (b(d, s) as number) : (d, s) => (a(d, s) as number) <= (b(d, s) as number);
   const lt = strict ? (x: unknown, y: unknown) => (x as number) < (y as number) : (x: unknown, y: unknown) => (x as number) <= (y as number);
-  if (!c) return (d, s) => lt(a(d, s), b(d, s));
   return withExtras((d, s) => {
     const va = a(d, s);
     const vb = b(d, s);
@@ -68,16 +70,16 @@ function between(args: Args, strict: boolean): Fn {
 
 /** Operations whose arguments are all evaluated first (json-logic-js "everyone else"). */
 export const EAGER: Record<string, (args: Args) => Fn> = {
-  '==': (args) => binary(args, looseEq),
-  '===': (args) => binary(args, strictEq),
-  '!=': (args) => binary(args, looseNe),
-  '!==': (args) => binary(args, strictNe),
-  '>': (args) => binary(args, gt),
-  '>=': (args) => binary(args, ge),
+  '==': (args) => binary(args, BINARY['==']!),
+  '===': (args) => binary(args, BINARY['===']!),
+  '!=': (args) => binary(args, BINARY['!=']!),
+  '!==': (args) => binary(args, BINARY['!==']!),
+  '>': (args) => binary(args, BINARY['>']!),
+  '>=': (args) => binary(args, BINARY['>=']!),
   '<': (args) => between(args, true),
   '<=': (args) => between(args, false),
-  '%': (args) => binary(args, mod),
-  '/': (args) => binary(args, div),
+  '%': (args) => binary(args, BINARY['%']!),
+  '/': (args) => binary(args, BINARY['/']!),
   '!!': (args) => {
     const a = args[0];
     return withExtras(a ? (d, s) => truthy(a(d, s)) : () => false, args, 1);
@@ -87,7 +89,7 @@ export const EAGER: Record<string, (args: Args) => Fn> = {
     return withExtras(a ? (d, s) => !truthy(a(d, s)) : () => true, args, 1);
   },
   '-': (args) => {
-    const a = args[0] ?? (() => undefined);
+    const a = args[0] ?? none;
     const b = args[1];
     return withExtras((d, s) => {
       const va = a(d, s) as number;
@@ -104,10 +106,7 @@ export const EAGER: Record<string, (args: Args) => Fn> = {
   min: (args) => (d, s) => Math.min(...(evalArgs(args, d, s) as number[])),
   max: (args) => (d, s) => Math.max(...(evalArgs(args, d, s) as number[])),
   merge: (args) => (d, s) => evalArgs(args, d, s).reduce<unknown[]>((a, b) => a.concat(b), []),
-  in: (args) => binary(args, (a, b) => {
-    if (!b || typeof (b as { indexOf?: unknown }).indexOf === 'undefined') return false;
-    return (b as { indexOf(x: unknown): number }).indexOf(a) !== -1;
-  }),
+  in: (args) => binary(args, (a, b) => (d, s) => inList(a(d, s), b(d, s))),
   cat: (args) => (d, s) => evalArgs(args, d, s).join(''),
   substr: (args) => (d, s) => {
     const [source, start, end] = evalArgs(args, d, s) as [unknown, number, number];

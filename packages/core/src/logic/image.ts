@@ -16,7 +16,23 @@ export interface ImageReference {
   name: string;
 }
 
+const cache = new Map<string, ImageReference>();
+
+/**
+ * Splits an image reference. Results are frozen and cached (bounded), so a
+ * reference seen before costs one map lookup.
+ */
 export function parseImageReference(reference: string): ImageReference {
+  let hit = cache.get(reference);
+  if (hit === undefined) {
+    hit = Object.freeze(parse(reference));
+    if (cache.size >= 4096) cache.clear();
+    cache.set(reference, hit);
+  }
+  return hit;
+}
+
+function parse(reference: string): ImageReference {
   let rest = reference;
   let digest: string | null = null;
   const at = rest.indexOf('@');

@@ -32,19 +32,54 @@ export type Walker = (start: unknown, notFound: unknown) => unknown;
 
 export function makeWalker(segments: readonly string[], from = 0): Walker {
   const segs = segments.slice(from);
-  const safe = segs.map(isSafeKey);
   const n = segs.length;
   if (n === 0) return (start) => start;
-  if (n === 1) {
-    const k = segs[0]!;
-    if (safe[0]) {
-      return (cur, notFound) => {
-        if (cur === null || cur === undefined) return notFound;
-        const v = (cur as Record<string, unknown>)[k];
-        return v === undefined ? notFound : v;
-      };
+  if (segs.every(isSafeKey)) {
+    // Unrolled for the common short paths; safe keys need no own-property check.
+    const [k0, k1, k2, k3] = segs as [string, string, string, string];
+    type R = Record<string, unknown>;
+    switch (n) {
+      case 1:
+        return (cur, nf) => {
+          if (cur === null || cur === undefined) return nf;
+          const v = (cur as R)[k0];
+          return v === undefined ? nf : v;
+        };
+      case 2:
+        return (cur, nf) => {
+          if (cur === null || cur === undefined) return nf;
+          const a = (cur as R)[k0];
+          if (a === null || a === undefined) return nf;
+          const v = (a as R)[k1];
+          return v === undefined ? nf : v;
+        };
+      case 3:
+        return (cur, nf) => {
+          if (cur === null || cur === undefined) return nf;
+          const a = (cur as R)[k0];
+          if (a === null || a === undefined) return nf;
+          const b = (a as R)[k1];
+          if (b === null || b === undefined) return nf;
+          const v = (b as R)[k2];
+          return v === undefined ? nf : v;
+        };
+      case 4:
+        return (cur, nf) => {
+          if (cur === null || cur === undefined) return nf;
+          const a = (cur as R)[k0];
+          if (a === null || a === undefined) return nf;
+          const b = (a as R)[k1];
+          if (b === null || b === undefined) return nf;
+          const c = (b as R)[k2];
+          if (c === null || c === undefined) return nf;
+          const v = (c as R)[k3];
+          return v === undefined ? nf : v;
+        };
+      default:
+        break;
     }
   }
+  const safe = segs.map(isSafeKey);
   return (start, notFound) => {
     let cur = start;
     for (let i = 0; i < n; i++) {
@@ -65,16 +100,37 @@ export function rootStep(scope: Scope, first: string): unknown {
   return ownGet(scope.input, first);
 }
 
-/** A root-mode reader for a fixed path. */
+/** A root-mode reader for a fixed path, specialised at compile time on its first segment. */
 export function makeRootReader(segments: readonly string[]): (scope: Scope, notFound: unknown) => unknown {
   if (segments.length === 0) return (scope) => rootObject(scope);
   const first = segments[0]!;
   const rest = makeWalker(segments, 1);
-  return (scope, notFound) => {
-    const head = rootStep(scope, first);
-    if (head === undefined) return notFound;
-    return rest(head, notFound);
+  const fromInput = (scope: Scope, notFound: unknown): unknown => {
+    const head = ownGet(scope.input, first);
+    return head === undefined ? notFound : rest(head, notFound);
   };
+  if (first === 'parameters') {
+    return (scope, notFound) => {
+      if (!scope.overlay) return fromInput(scope, notFound);
+      const head = scope.parameters;
+      return head === undefined ? notFound : rest(head, notFound);
+    };
+  }
+  if (first === 'element') {
+    return (scope, notFound) => {
+      if (!scope.overlay || !scope.hasElement) return fromInput(scope, notFound);
+      const head = scope.element;
+      return head === undefined ? notFound : rest(head, notFound);
+    };
+  }
+  if (isSafeKey(first)) {
+    return (scope, notFound) => {
+      const input = scope.input;
+      const head = input === null || input === undefined ? undefined : (input as Record<string, unknown>)[first];
+      return head === undefined ? notFound : rest(head, notFound);
+    };
+  }
+  return fromInput;
 }
 
 /** The root as one object (only materialised for `{"var": ""}` at the top level). */

@@ -74,37 +74,51 @@ export class PolicyIndex<T extends Indexable> {
     this.indexedCount = items.length - always.length;
   }
 
-  /** Policies that may match `input`, in policy order. */
-  candidates(input: unknown): T[] {
+  /** Policies that may match `input`, in policy order (each bucket is sorted, so lists are merged linearly). */
+  candidates(input: unknown): readonly T[] {
     if (this.indexed.length === 0) return this.always;
-    let found: T[] | undefined;
-    let sources = 0;
-    const add = (list: T[] | undefined) => {
-      if (!list) return;
-      sources++;
-      found = found ? found.concat(list) : list;
-    };
-    for (const entry of this.indexed) {
+    let result: readonly T[] | undefined;
+    for (let e = 0; e < this.indexed.length; e++) {
+      const entry = this.indexed[e]!;
       const value = getPath(input, entry.path);
       if (Array.isArray(value)) {
         for (const element of value) {
           const k = keyOf(element);
-          if (k !== undefined) add(entry.buckets.get(k));
+          const list = k === undefined ? undefined : entry.buckets.get(k);
+          if (list) result = result ? merge(result, list) : list;
         }
       } else {
         const k = keyOf(value);
-        if (k !== undefined) add(entry.buckets.get(k));
+        const list = k === undefined ? undefined : entry.buckets.get(k);
+        if (list) result = result ? merge(result, list) : list;
       }
     }
-    if (!found) return this.always;
-    let result: T[] = this.always.length ? found.concat(this.always) : found;
-    if (sources > 1 || this.always.length) {
-      result = result === found ? [...result] : result;
-      result.sort((a, b) => a.ordinal - b.ordinal);
-      let w = 0;
-      for (let r = 0; r < result.length; r++) if (w === 0 || result[w - 1] !== result[r]) result[w++] = result[r]!;
-      result.length = w;
-    }
-    return result;
+    if (!result) return this.always;
+    return this.always.length ? merge(result, this.always) : result;
   }
+}
+
+/** Merges two lists sorted by ordinal, dropping duplicates. */
+function merge<T extends Indexable>(a: readonly T[], b: readonly T[]): T[] {
+  const out: T[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) {
+    const x = a[i]!;
+    const y = b[j]!;
+    if (x.ordinal < y.ordinal) {
+      out.push(x);
+      i++;
+    } else if (y.ordinal < x.ordinal) {
+      out.push(y);
+      j++;
+    } else {
+      out.push(x);
+      i++;
+      j++;
+    }
+  }
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
 }
