@@ -6,23 +6,23 @@
  * parameterSelection entry, glob and regex patterns, and the selector index.
  */
 import { PolicyLoadError, VerdictError, type Problem, type ProblemCode } from './errors.js';
-import { compileParametersSchema, validateDocumentShape, type DocumentShape, type ParametersValidator } from './schema.js';
-import { LogicCompiler, LogicError, type PatternSite } from './logic/compile.js';
-import type { Fn } from './logic/scope.js';
-import { compileRegex } from './logic/extensions.js';
-import { globMatcher } from './glob.js';
-import { checkMergeRules, mergeParameters, type MergeRules } from './merge.js';
-import { compilePatch, PatchCompileError, type CompiledPatchOp } from './mutate.js';
+import { validateDocumentShape, type DocumentShape } from './schema.js';
+import { LogicCompiler } from './logic/compile.js';
+import { checkMergeRules, type MergeRules } from './merge.js';
 import { sourceLocation, type PolicyDocument } from './parse.js';
 import { compileMatch, keyOwners, type SelectorEnv } from './selectors/compile.js';
 import { MATCH_ALL, type SelectorNode } from './selectors/node.js';
 import { PolicyIndex } from './selectors/policy-index.js';
 import type { MatchDialect } from './selectors/types.js';
-import { compileTemplate, type CompiledTemplate } from './template.js';
+import { compileTemplateUnit, type TemplateUnit } from './template-unit.js';
 import type { EnforcementAction, NoMatchAction, ParameterSelectionBehavior, PolicyInfo, SelectionTrace } from './types.js';
-import { deepClone, deepFreeze, escapePointerSegment, findForbiddenKey, isPlainObject, parsePointer, parsePathNotation, type JsonObject } from './util/object.js';
+import { deepClone, deepFreeze, findForbiddenKey, isPlainObject, parsePointer, type JsonObject } from './util/object.js';
 import { didYouMean } from './util/suggest.js';
+import { buildVariant, warmPatterns, type Variant } from './variants.js';
 import { PolicySet } from './evaluate.js';
+
+export type { CompiledMutate, CompiledValidate, TemplateUnit } from './template-unit.js';
+export type { Variant } from './variants.js';
 
 export interface CompileOptions {
   /** Match vocabularies to accept besides core's (e.g. the Kubernetes adapter's Gatekeeper `match`). */
@@ -32,37 +32,6 @@ export interface CompileOptions {
    * the whole input). The Kubernetes adapter uses `/object`.
    */
   mutationTarget?: string;
-}
-
-export interface CompiledValidate {
-  name: string;
-  forEach?: Fn;
-  /** Input path of the forEach list, when it is a plain `var` path (for violation paths). */
-  forEachPath?: string;
-  rule: Fn;
-  message: CompiledTemplate;
-}
-
-export interface CompiledMutate {
-  name: string;
-  when?: Fn;
-  patch: CompiledPatchOp[];
-}
-
-export interface TemplateUnit {
-  kind: string;
-  name: string;
-  validator?: ParametersValidator;
-  validate: CompiledValidate[];
-  mutate: CompiledMutate[];
-  patternSites: PatternSite[];
-}
-
-/** Parameters for one outcome of parameterSelection, merged, defaulted, validated and frozen. */
-export interface Variant {
-  parameters: Readonly<JsonObject>;
-  /** Set when the merged parameters failed the schema (possible only for MatchAny combinations). */
-  error?: string;
 }
 
 export interface CompiledEntry {
@@ -202,68 +171,9 @@ class Loader {
     if (unit) this.templates.set(kind, { unit, doc: i });
   }
 
-  /** Compiles the logic half (schema, definitions, validate, mutate) of a PolicyTemplate or Policy. */
   private compileUnit(doc: PolicyDocument, i: number, kind: string): TemplateUnit | undefined {
-    const spec = doc['spec'] as JsonObject;
-    const before = this.problems.length;
     const name = (doc['metadata'] as JsonObject)['name'] as string;
-    const unit: TemplateUnit = { kind, name, validate: [], mutate: [], patternSites: [] };
-    if (spec['parametersSchema'] !== undefined) {
-      try {
-        unit.validator = compileParametersSchema(spec['parametersSchema'] as object);
-      } catch (error) {
-        this.report(i, '/spec/parametersSchema', 'INVALID_PARAMETERS', `invalid JSON Schema: ${(error as Error).message}`);
-      }
-    }
-    const logic = new LogicCompiler((spec['definitions'] as JsonObject | undefined) ?? {}, '/spec/definitions');
-    const compile = (node: unknown, where: string): Fn | undefined => {
-      try {
-        return logic.compile(node, 'root', where);
-      } catch (error) {
-        this.report(i, error instanceof LogicError ? error.path : where, 'INVALID_RULE', (error as Error).message);
-        return undefined;
-      }
-    };
-    const names = new Set<string>();
-    const unique = (ruleName: string, where: string) => {
-      if (names.has(ruleName)) this.report(i, where, 'DUPLICATE', `rule name "${ruleName}" is used twice; rule names must be unique within a template`);
-      names.add(ruleName);
-    };
-    ((spec['validate'] as JsonObject[] | undefined) ?? []).forEach((rule, r) => {
-      const where = `/spec/validate/${r}`;
-      unique(rule['name'] as string, `${where}/name`);
-      const compiled = compile(rule['rule'], `${where}/rule`);
-      const forEach = rule['forEach'] === undefined ? undefined : compile(rule['forEach'], `${where}/forEach`);
-      let message: CompiledTemplate | undefined;
-      try {
-        message = compileTemplate(rule['message'] as string);
-      } catch (error) {
-        this.report(i, `${where}/message`, 'INVALID_TEMPLATE', (error as Error).message);
-      }
-      if (!compiled || !message || (rule['forEach'] !== undefined && !forEach)) return;
-      const entry: CompiledValidate = { name: rule['name'] as string, rule: compiled, message };
-      if (forEach) {
-        entry.forEach = forEach;
-        const path = forEachInputPath(rule['forEach']);
-        if (path !== undefined) entry.forEachPath = path;
-      }
-      unit.validate.push(entry);
-    });
-    ((spec['mutate'] as JsonObject[] | undefined) ?? []).forEach((rule, r) => {
-      const where = `/spec/mutate/${r}`;
-      unique(rule['name'] as string, `${where}/name`);
-      const when = rule['when'] === undefined ? undefined : compile(rule['when'], `${where}/when`);
-      let patch: CompiledPatchOp[] | undefined;
-      try {
-        patch = compilePatch(rule['patch'] as unknown[], `${where}/patch`);
-      } catch (error) {
-        this.report(i, error instanceof PatchCompileError ? error.path : `${where}/patch`, 'INVALID_PATCH', (error as Error).message);
-      }
-      if (!patch || (rule['when'] !== undefined && !when)) return;
-      unit.mutate.push(when ? { name: rule['name'] as string, when, patch } : { name: rule['name'] as string, patch });
-    });
-    unit.patternSites = logic.patternSites;
-    return this.problems.length === before ? unit : undefined;
+    return compileTemplateUnit(doc['spec'] as JsonObject, { kind, name }, (path, code, message) => this.report(i, path, code, message));
   }
 
   private addConstraint(doc: PolicyDocument, i: number, unit: TemplateUnit, isPolicy: boolean): void {
@@ -298,17 +208,17 @@ class Loader {
       const where = `/spec/parameterSelection/${j}`;
       const entryMatch = compileMatch(raw['match'], `${where}/match`, env);
       const label = `parameterSelection entry ${j}${typeof raw['name'] === 'string' ? ` ("${raw['name']}")` : ''}`;
-      const variant = this.variant(i, unit, { base: baseRaw, override: raw['parameters'] as JsonObject, merge, where, label });
+      const variant = buildVariant(unit, { base: baseRaw, override: raw['parameters'] as JsonObject, merge, where, label }, (path, code, message) => this.report(i, path, code, message));
       const ref = Object.freeze(typeof raw['name'] === 'string' ? { index: j, name: raw['name'] } : { index: j });
       const chosen: SelectionTrace = deepFreeze({ behavior, matched: [ref], outcome: 'selected' });
       entries.push({ index: j, ref, chosen, match: entryMatch, parameters: raw['parameters'] as JsonObject, variant: variant ?? { parameters: {} } });
     });
     const baseReachable = entries.length === 0 || (onNoMatch === 'proceed' && !entries.some((e) => e.match === MATCH_ALL));
-    const base = this.variant(i, unit, {
+    const base = buildVariant(unit, {
       base: baseRaw, override: undefined, merge, where: '', label: entries.length ? 'spec.parameters (used when no parameterSelection entry matches)' : 'spec.parameters', quiet: !baseReachable,
-    }) ?? { parameters: deepFreeze(baseRaw) };
+    }, (path, code, message) => this.report(i, path, code, message)) ?? { parameters: deepFreeze(baseRaw) };
     if (this.problems.length !== before) return;
-    this.warmPatterns(i, unit, [base, ...entries.map((e) => e.variant)]);
+    warmPatterns(unit, [base, ...entries.map((e) => e.variant)], (path, code, message) => this.report(i, path, code, message));
     const policy: CompiledPolicy = {
       ordinal: 0, kind, name, order: (spec['order'] as number | undefined) ?? 0, enforcementAction, template: unit, match,
       base, behavior, onNoMatch, entries, anyCache: new Map(), document: { index: i, object: doc },
@@ -325,81 +235,6 @@ class Loader {
     this.policies.push(policy);
   }
 
-  /** Merges an entry over the base, applies schema defaults, validates, and reports problems with document paths. */
-  private variant(
-    i: number, unit: TemplateUnit,
-    at: { base: JsonObject; override: JsonObject | undefined; merge: MergeRules | undefined; where: string; label: string; quiet?: boolean },
-  ): Variant | undefined {
-    const { base, override, merge } = at;
-    let merged: JsonObject;
-    try {
-      merged = override === undefined ? deepClone(base) : deepClone(mergeParameters(base, override, merge));
-    } catch (error) {
-      this.report(i, at.where ? `${at.where}/parameters` : '/spec/parameters', 'INVALID_MERGE', `${at.label}: ${(error as Error).message}`);
-      return undefined;
-    }
-    const issues = unit.validator ? unit.validator(merged) : [];
-    if (issues.length > 0) {
-      if (at.quiet) return { parameters: deepFreeze(merged), error: issues.map((x) => `${x.path || '/'}: ${x.message}`).join('; ') };
-      for (const issue of issues) {
-        const inEntry = override !== undefined && hasPointer(override, issue.path);
-        const path = inEntry || override === undefined
-          ? `${override === undefined ? '/spec/parameters' : `${at.where}/parameters`}${inEntry || hasPointer(base, issue.path) ? issue.path : ''}`
-          : hasPointer(base, issue.path) ? `/spec/parameters${issue.path}` : `${at.where}/parameters`;
-        const inner = issue.path ? ` at ${issue.path}` : '';
-        this.report(i, path, 'INVALID_PARAMETERS', `${at.label}: ${override === undefined ? 'parameters' : 'merged parameters'}${inner} ${issue.message}`);
-      }
-      return undefined;
-    }
-    return { parameters: deepFreeze(merged) };
-  }
-
-  /** Compiles glob and regex patterns that rules read from parameters, for every parameter set. */
-  private warmPatterns(i: number, unit: TemplateUnit, variants: readonly Variant[]): void {
-    for (const site of unit.patternSites) {
-      for (const variant of variants) {
-        const scope = { input: {}, parameters: variant.parameters, element: undefined, hasElement: false, overlay: true };
-        let value: unknown;
-        let flags: unknown;
-        try {
-          value = site.pattern(undefined, scope);
-          flags = site.flags ? site.flags(undefined, scope) : '';
-        } catch {
-          continue;
-        }
-        const patterns = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((p): p is string => typeof p === 'string') : [];
-        for (const pattern of patterns) {
-          try {
-            if (site.kind === 'glob') globMatcher(pattern);
-            else compileRegex(pattern, typeof flags === 'string' ? flags : '');
-          } catch (error) {
-            this.report(i, '/spec/parameters', 'INVALID_PARAMETERS', `pattern "${pattern}" from the parameters cannot be used by the template's ${site.kind} rule: ${(error as Error).message}`);
-          }
-        }
-      }
-    }
-  }
-}
-
-function hasPointer(value: unknown, pointer: string): boolean {
-  if (pointer === '') return true;
-  let cur = value;
-  for (const seg of parsePointer(pointer)) {
-    if (cur === null || typeof cur !== 'object' || !Object.prototype.hasOwnProperty.call(cur, seg)) return false;
-    cur = (cur as JsonObject)[seg];
-  }
-  return true;
-}
-
-/** `{var: "object.spec.containers"}` → `/object/spec/containers` (not for parameters/element paths). */
-function forEachInputPath(forEach: unknown): string | undefined {
-  if (!isPlainObject(forEach) || Object.keys(forEach).length !== 1) return undefined;
-  const arg = forEach['var'] ?? forEach['input'];
-  const path = Array.isArray(arg) ? arg[0] : arg;
-  if (typeof path !== 'string' || path === '') return undefined;
-  const segments = parsePathNotation(path.startsWith('/') ? path : path);
-  if (segments[0] === 'parameters' || segments[0] === 'element') return undefined;
-  return segments.map((s) => `/${escapePointerSegment(s)}`).join('');
 }
 
 /**

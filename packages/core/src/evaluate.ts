@@ -6,65 +6,22 @@
  */
 import type { CompiledEntry, CompiledPolicy, Variant } from './compile.js';
 import { lintPolicies, type LintFinding } from './lint.js';
+import type { Scope } from './logic/scope.js';
 import { mergeParameters } from './merge.js';
-import { CowDocument, type PatchOperation } from './mutate.js';
-import { rootStep, truthy, type Scope } from './logic/scope.js';
+import { mutatePhase, Run, validatePhase, type Active } from './phases.js';
 import type { SelectorNode } from './selectors/node.js';
 import type { PolicyIndex } from './selectors/policy-index.js';
 import type { MatchDialect } from './selectors/types.js';
-import type { PathResolver } from './template.js';
-import type {
-  Decision, DecisionError, DecisionErrorCode, EvaluateOptions, PolicyInfo, PolicyTrace, RuleTrace, SelectionTrace, Violation,
-} from './types.js';
-import { deepClone, deepFreeze, describeType, isPlainObject, ownGet, toPointer } from './util/object.js';
+import type { Decision, DecisionErrorCode, EvaluateOptions, PolicyInfo, PolicyTrace, SelectionTrace } from './types.js';
+import { deepClone, deepFreeze, describeType, isPlainObject, toPointer } from './util/object.js';
 
 interface Settings {
   target: string[];
   dialects: readonly MatchDialect[];
 }
 
-interface Active {
-  policy: CompiledPolicy;
-  scope: Scope;
-  trace: PolicyTrace;
-}
-
-/** Reads a template path from the scope: `undefined` when any step is missing. */
-function resolverFor(scope: Scope): PathResolver {
-  return (segments) => {
-    if (segments.length === 0) return undefined;
-    let cur = rootStep(scope, segments[0]!);
-    for (let i = 1; i < segments.length && cur !== undefined; i++) cur = cur === null ? undefined : ownGet(cur, segments[i]!);
-    return cur;
-  };
-}
-
 function mismatch(node: SelectorNode) {
   return { at: node.at, selector: node.text };
-}
-
-class Run {
-  allowed = true;
-  readonly violations: Violation[] = [];
-  readonly warnings: string[] = [];
-  readonly errors: DecisionError[] = [];
-  readonly trace: PolicyTrace[] = [];
-
-  violate(policy: CompiledPolicy, rule: string, message: string, path?: string): void {
-    const v: Violation = { policy: policy.name, kind: policy.kind, rule, message, enforcementAction: policy.enforcementAction };
-    if (path !== undefined) v.path = path;
-    this.violations.push(v);
-    if (policy.enforcementAction === 'deny') this.allowed = false;
-    else if (policy.enforcementAction === 'warn') this.warnings.push(`[${policy.name}] ${message}`);
-  }
-
-  fail(policy: CompiledPolicy, code: DecisionErrorCode, message: string, rule?: string): void {
-    const e: DecisionError = { code, message, policy: policy.name, kind: policy.kind, enforcementAction: policy.enforcementAction };
-    if (rule !== undefined) e.rule = rule;
-    this.errors.push(e);
-    if (policy.enforcementAction === 'deny') this.allowed = false;
-    else if (policy.enforcementAction === 'warn') this.warnings.push(`[${policy.name}] ${message}`);
-  }
 }
 
 /** An immutable, compiled set of policies. Create one with `compilePolicies` and reuse it. */
@@ -117,7 +74,6 @@ export class PolicySet {
 
   private run(input: Record<string, unknown>, options: EvaluateOptions): Decision {
     const explain = options.explain === true;
-    const mutate = options.mutate !== false;
     const candidates = explain ? this.compiled : this.index.candidates(input);
     const run = new Run();
     const active: Active[] = [];
@@ -127,95 +83,10 @@ export class PolicySet {
       if (a) active.push(a);
     }
 
-    let doc: CowDocument | undefined;
-    const patch: PatchOperation[] = [];
-    if (mutate) {
-      for (const a of active) {
-        for (const rule of a.policy.template.mutate) {
-          a.scope.input = doc ? doc.root : input;
-          const entry: RuleTrace = { rule: rule.name, type: 'mutate', result: 'pass' };
-          a.trace.rules.push(entry);
-          try {
-            if (rule.when && !truthy(rule.when(undefined, a.scope))) {
-              entry.result = 'skipped';
-              entry.message = 'when condition is false';
-              continue;
-            }
-          } catch (error) {
-            entry.result = 'error';
-            entry.message = (error as Error).message;
-            run.fail(a.policy, 'RULE_ERROR', `mutate rule "${rule.name}": ${entry.message}`, rule.name);
-            continue;
-          }
-          doc ??= new CowDocument(input, this.settings.target);
-          const target = doc.current();
-          if (target === null || typeof target !== 'object') {
-            entry.result = 'skipped';
-            entry.message = `nothing to mutate: ${this.mutationTarget || 'the input'} is ${target === null ? 'null' : 'missing'}`;
-            continue;
-          }
-          const saved = doc.begin();
-          const emitted: PatchOperation[] = [];
-          try {
-            const resolve = resolverFor(a.scope);
-            for (const op of rule.patch) doc.apply(op, resolve, emitted);
-          } catch (error) {
-            doc.rollback(saved);
-            entry.result = 'error';
-            entry.message = (error as Error).message;
-            run.fail(a.policy, 'RULE_ERROR', `mutate rule "${rule.name}" was not applied: ${entry.message}`, rule.name);
-            continue;
-          }
-          for (const op of emitted) patch.push(op);
-          (a.trace.patch ??= []).push(...emitted);
-        }
-      }
-    }
-
+    const { doc, patch } = options.mutate !== false ? mutatePhase(active, input, this.settings.target, run) : { doc: undefined, patch: [] };
     let finalInput = doc ? doc.root : input;
     if (doc && patch.length > 0 && options.refresh) finalInput = options.refresh(finalInput, doc.current());
-    for (const a of active) {
-      a.scope.input = finalInput;
-      for (const rule of a.policy.template.validate) {
-        const entry: RuleTrace = { rule: rule.name, type: 'validate', result: 'pass' };
-        a.trace.rules.push(entry);
-        const scope = a.scope;
-        try {
-          if (rule.forEach) {
-            const list = rule.forEach(undefined, scope);
-            if (list === null || list === undefined) {
-              entry.elements = 0;
-              continue;
-            }
-            if (!Array.isArray(list)) throw new Error(`forEach must give a list (got ${describeType(list)})`);
-            let failed = 0;
-            try {
-              scope.hasElement = true;
-              for (let i = 0; i < list.length; i++) {
-                scope.element = list[i];
-                if (!truthy(rule.rule(undefined, scope))) {
-                  failed++;
-                  run.violate(a.policy, rule.name, rule.message.render(resolverFor(scope)), rule.forEachPath === undefined ? undefined : `${rule.forEachPath}/${i}`);
-                }
-              }
-            } finally {
-              scope.hasElement = false;
-              scope.element = undefined;
-            }
-            entry.elements = list.length;
-            entry.violations = failed;
-            if (failed > 0) entry.result = 'fail';
-          } else if (!truthy(rule.rule(undefined, scope))) {
-            entry.result = 'fail';
-            run.violate(a.policy, rule.name, rule.message.render(resolverFor(scope)));
-          }
-        } catch (error) {
-          entry.result = 'error';
-          entry.message = (error as Error).message;
-          run.fail(a.policy, 'RULE_ERROR', `rule "${rule.name}" failed: ${entry.message}`, rule.name);
-        }
-      }
-    }
+    validatePhase(active, finalInput, run);
 
     const decision: Decision = {
       allowed: run.allowed,

@@ -1,0 +1,146 @@
+/**
+ * The two phases of an evaluation after selection: mutations in policy order
+ * on a copy-on-write view of the input, then validations on the result. A
+ * {@link Run} collects what the decision reports.
+ */
+import { truthy, rootStep, type Scope } from './logic/scope.js';
+import type { CompiledPolicy } from './compile.js';
+import { CowDocument, type PatchOperation } from './mutate.js';
+import type { PathResolver } from './template.js';
+import type { DecisionError, DecisionErrorCode, PolicyTrace, RuleTrace, Violation } from './types.js';
+import { describeType, ownGet, toPointer } from './util/object.js';
+
+/** A policy whose rules run, with its scope (parameters chosen) and trace. */
+export interface Active {
+  policy: CompiledPolicy;
+  scope: Scope;
+  trace: PolicyTrace;
+}
+
+/** Reads a template path from the scope: `undefined` when any step is missing. */
+function resolverFor(scope: Scope): PathResolver {
+  return (segments) => {
+    if (segments.length === 0) return undefined;
+    let cur = rootStep(scope, segments[0]!);
+    for (let i = 1; i < segments.length && cur !== undefined; i++) cur = cur === null ? undefined : ownGet(cur, segments[i]!);
+    return cur;
+  };
+}
+
+/** What a decision collects while policies run. */
+export class Run {
+  allowed = true;
+  readonly violations: Violation[] = [];
+  readonly warnings: string[] = [];
+  readonly errors: DecisionError[] = [];
+  readonly trace: PolicyTrace[] = [];
+
+  violate(policy: CompiledPolicy, rule: string, message: string, path?: string): void {
+    const v: Violation = { policy: policy.name, kind: policy.kind, rule, message, enforcementAction: policy.enforcementAction };
+    if (path !== undefined) v.path = path;
+    this.violations.push(v);
+    if (policy.enforcementAction === 'deny') this.allowed = false;
+    else if (policy.enforcementAction === 'warn') this.warnings.push(`[${policy.name}] ${message}`);
+  }
+
+  fail(policy: CompiledPolicy, code: DecisionErrorCode, message: string, rule?: string): void {
+    const e: DecisionError = { code, message, policy: policy.name, kind: policy.kind, enforcementAction: policy.enforcementAction };
+    if (rule !== undefined) e.rule = rule;
+    this.errors.push(e);
+    if (policy.enforcementAction === 'deny') this.allowed = false;
+    else if (policy.enforcementAction === 'warn') this.warnings.push(`[${policy.name}] ${message}`);
+  }
+}
+
+/** Applies every active policy's mutate rules in order; each rule is atomic. */
+export function mutatePhase(active: readonly Active[], input: Record<string, unknown>, target: readonly string[], run: Run): { doc: CowDocument | undefined; patch: PatchOperation[] } {
+  let doc: CowDocument | undefined;
+  const patch: PatchOperation[] = [];
+  for (const a of active) {
+    for (const rule of a.policy.template.mutate) {
+      a.scope.input = doc ? doc.root : input;
+      const entry: RuleTrace = { rule: rule.name, type: 'mutate', result: 'pass' };
+      a.trace.rules.push(entry);
+      try {
+        if (rule.when && !truthy(rule.when(undefined, a.scope))) {
+          entry.result = 'skipped';
+          entry.message = 'when condition is false';
+          continue;
+        }
+      } catch (error) {
+        entry.result = 'error';
+        entry.message = (error as Error).message;
+        run.fail(a.policy, 'RULE_ERROR', `mutate rule "${rule.name}": ${entry.message}`, rule.name);
+        continue;
+      }
+      doc ??= new CowDocument(input, target);
+      const current = doc.current();
+      if (current === null || typeof current !== 'object') {
+        entry.result = 'skipped';
+        entry.message = `nothing to mutate: ${toPointer(target) || 'the input'} is ${current === null ? 'null' : 'missing'}`;
+        continue;
+      }
+      const saved = doc.begin();
+      const emitted: PatchOperation[] = [];
+      try {
+        const resolve = resolverFor(a.scope);
+        for (const op of rule.patch) doc.apply(op, resolve, emitted);
+      } catch (error) {
+        doc.rollback(saved);
+        entry.result = 'error';
+        entry.message = (error as Error).message;
+        run.fail(a.policy, 'RULE_ERROR', `mutate rule "${rule.name}" was not applied: ${entry.message}`, rule.name);
+        continue;
+      }
+      for (const op of emitted) patch.push(op);
+      (a.trace.patch ??= []).push(...emitted);
+    }
+  }
+  return { doc, patch };
+}
+
+/** Runs every active policy's validate rules against `input` (the mutated input when something was patched). */
+export function validatePhase(active: readonly Active[], input: Record<string, unknown>, run: Run): void {
+  for (const a of active) {
+    a.scope.input = input;
+    for (const rule of a.policy.template.validate) {
+      const entry: RuleTrace = { rule: rule.name, type: 'validate', result: 'pass' };
+      a.trace.rules.push(entry);
+      const scope = a.scope;
+      try {
+        if (rule.forEach) {
+          const list = rule.forEach(undefined, scope);
+          if (list === null || list === undefined) {
+            entry.elements = 0;
+            continue;
+          }
+          if (!Array.isArray(list)) throw new Error(`forEach must give a list (got ${describeType(list)})`);
+          let failed = 0;
+          try {
+            scope.hasElement = true;
+            for (let i = 0; i < list.length; i++) {
+              scope.element = list[i];
+              if (!truthy(rule.rule(undefined, scope))) {
+                failed++;
+                run.violate(a.policy, rule.name, rule.message.render(resolverFor(scope)), rule.forEachPath === undefined ? undefined : `${rule.forEachPath}/${i}`);
+              }
+            }
+          } finally {
+            scope.hasElement = false;
+            scope.element = undefined;
+          }
+          entry.elements = list.length;
+          entry.violations = failed;
+          if (failed > 0) entry.result = 'fail';
+        } else if (!truthy(rule.rule(undefined, scope))) {
+          entry.result = 'fail';
+          run.violate(a.policy, rule.name, rule.message.render(resolverFor(scope)));
+        }
+      } catch (error) {
+        entry.result = 'error';
+        entry.message = (error as Error).message;
+        run.fail(a.policy, 'RULE_ERROR', `rule "${rule.name}" failed: ${entry.message}`, rule.name);
+      }
+    }
+  }
+}
