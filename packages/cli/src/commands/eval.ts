@@ -1,11 +1,11 @@
 /** `verdict eval -p <policies> -i <input>`: print the decision, or the adapter's answer. */
 import { stringify } from 'yaml';
-import { detectAdapter, evaluateInput } from '@verdict/testing';
+import { detectAdapter } from '@verdict/testing';
 import { choice, parse, str } from '../args.js';
 import { EXIT, styleFor, type Io } from '../io.js';
 import { describeAnswer } from './answer.js';
 import type { Command } from './command.js';
-import { INPUT_HELP, inputOptions, loadError, readInput, readPolicies } from './shared.js';
+import { evaluateFromArgs, INPUT_HELP, inputOptions } from './shared.js';
 
 const HELP = `Usage: verdict eval -p <policies> -i <input> [options]
 
@@ -29,14 +29,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     return EXIT.OK;
   }
   const format = choice('eval', 'output', str(parsed, 'output'), ['json', 'yaml', 'text'] as const) ?? 'json';
-  const documents = readPolicies('eval', parsed, io);
-  const { input, options } = await readInput('eval', parsed, io);
-  let outcome;
-  try {
-    outcome = await evaluateInput(documents, input, options);
-  } catch (error) {
-    throw loadError(error);
-  }
+  const { input, options, outcome } = await evaluateFromArgs('eval', parsed, io);
   if (format === 'text') io.stdout.write(`${describeAnswer(outcome, options.as ?? detectAdapter(input), styleFor(io))}\n`);
   else if (format === 'yaml') io.stdout.write(stringify(outcome.answer, { lineWidth: 0 }));
   else io.stdout.write(`${JSON.stringify(outcome.answer, null, 2)}\n`);

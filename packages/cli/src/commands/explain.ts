@@ -1,10 +1,10 @@
 /** `verdict explain -p <policies> -i <input>`: the trace, for a person. */
-import { detectAdapter, evaluateInput, formatTrace } from '@verdict/testing';
+import { detectAdapter, formatTrace } from '@verdict/testing';
 import { parse } from '../args.js';
 import { EXIT, styleFor, type Io } from '../io.js';
 import { describeAnswer } from './answer.js';
 import type { Command } from './command.js';
-import { INPUT_HELP, inputOptions, loadError, readInput, readPolicies } from './shared.js';
+import { evaluateFromArgs, INPUT_HELP, inputOptions } from './shared.js';
 
 const HELP = `Usage: verdict explain -p <policies> -i <input> [options]
 
@@ -27,14 +27,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     io.stdout.write(HELP);
     return EXIT.OK;
   }
-  const documents = readPolicies('explain', parsed, io);
-  const { input, options } = await readInput('explain', parsed, io);
-  let outcome;
-  try {
-    outcome = await evaluateInput(documents, input, options);
-  } catch (error) {
-    throw loadError(error);
-  }
+  const { input, options, outcome } = await evaluateFromArgs('explain', parsed, io);
   const s = styleFor(io);
   const parts = [describeAnswer(outcome, options.as ?? detectAdapter(input), s)];
   if (outcome.decision) parts.push(`${s.bold('policies')}\n${formatTrace(outcome.decision, { style: s }).split('\n').map((l) => `  ${l}`).join('\n')}`);

@@ -1,7 +1,7 @@
 /** What eval, explain and validate share: reading policies, the input and the adapter settings. */
 import { dirname, resolve } from 'node:path';
 import { formatProblem, PolicyLoadError, VerdictError, type PolicyDocument } from '@verdict/core';
-import { parseInput, readInputFile, readPolicyFiles, type AdapterName, type EvaluateInputOptions } from '@verdict/testing';
+import { evaluateInput, parseInput, readInputFile, readPolicyFiles, type AdapterName, type EvaluateInputOptions, type Outcome } from '@verdict/testing';
 import { choice, list, pairs, str, type Options, type Parsed } from '../args.js';
 import { CliError, EXIT, type Io } from '../io.js';
 
@@ -93,4 +93,15 @@ export async function readInput(command: string, parsed: Parsed, io: Io): Promis
     options.baseDir = dirname(resolve(io.cwd, config));
   }
   return { input, options };
+}
+
+/** eval and explain: read `-p` and `-i` (with the adapter flags), then evaluate; a policy that does not load is a usage error. */
+export async function evaluateFromArgs(command: string, parsed: Parsed, io: Io): Promise<{ input: unknown; options: EvaluateInputOptions; outcome: Outcome }> {
+  const documents = readPolicies(command, parsed, io);
+  const { input, options } = await readInput(command, parsed, io);
+  try {
+    return { input, options, outcome: await evaluateInput(documents, input, options) };
+  } catch (error) {
+    throw loadError(error);
+  }
 }
