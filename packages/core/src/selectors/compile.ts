@@ -197,8 +197,7 @@ function labelFacts(path: readonly string[], requirements: readonly LabelSelecto
 /** A composite a dialect described: reported as one part, with the dialect's words, when it fails. */
 function described(inner: SelectorNode, at: string, text: string | undefined): SelectorNode {
   if (text === undefined || inner === MATCH_ALL) return inner;
-  const node: SelectorNode = { at, text, hints: inner.hints, test: (scope) => (inner.test(scope) ? node : undefined) };
-  return inner.facts ? { ...node, facts: inner.facts, test: (scope) => (inner.test(scope) ? node : undefined) } : node;
+  return leaf(at, text, (scope) => !inner.test(scope), inner.facts ? { hints: inner.hints, facts: inner.facts } : { hints: inner.hints });
 }
 
 /** A predicate over a value (a list matches when any element does). */
@@ -249,8 +248,9 @@ export function compileSelector(selector: Selector, base: string, env: SelectorE
     if (compiled.text === '(everything)') return MATCH_ALL;
     const hints: IndexHint[] = compiled.required.map((r) => ({ path: [...path, r.key], values: r.values }));
     const { matches } = compiled;
-    const node = leaf(at, describe ?? `${pathText(path)}: ${compiled.text}`, hints, (scope) => matches(getPath(scope.input, path) as Record<string, unknown> | undefined));
-    return { ...node, test: node.test, facts: labelFacts(path, compiled.requirements) };
+    return leaf(at, describe ?? `${pathText(path)}: ${compiled.text}`, (scope) => matches(getPath(scope.input, path) as Record<string, unknown> | undefined), {
+      hints, facts: labelFacts(path, compiled.requirements),
+    });
   }
   if ('field' in s) {
     const path = toPath(s.field as Path, at, env);
@@ -265,15 +265,15 @@ export function compileSelector(selector: Selector, base: string, env: SelectorE
       reject ? `${pathText(path)} not in (${exclude!.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ')})` : '',
     ].filter(Boolean).join(' and ');
     if (!include && !reject) return MATCH_ALL;
-    return leaf(at, text, hints, (scope) => {
+    return leaf(at, text, (scope) => {
       const v = getPath(scope.input, path);
       return (!include || include(v)) && (!reject || !reject(v));
-    });
+    }, { hints });
   }
   if ('when' in s) {
     try {
       const fn = env.logic.compile(s.when, 'root', at);
-      return leaf(at, describe ?? `when ${preview(s.when, 80)}`, [], (scope) => truthy(fn(undefined, scope)));
+      return leaf(at, describe ?? `when ${preview(s.when, 80)}`, (scope) => truthy(fn(undefined, scope)));
     } catch (error) {
       env.problem(error instanceof LogicError ? error.path : at, 'INVALID_RULE', (error as Error).message);
       return MATCH_NONE;
@@ -282,7 +282,7 @@ export function compileSelector(selector: Selector, base: string, env: SelectorE
   if ('test' in s && typeof s.test === 'function') {
     const test = s.test as (input: unknown) => boolean;
     const hint = s.index as IndexHint | undefined;
-    return leaf(at, describe ?? 'custom test', hint ? [hint] : [], (scope) => test(scope.input));
+    return leaf(at, describe ?? 'custom test', (scope) => test(scope.input), { hints: hint ? [hint] : [] });
   }
   env.problem(base, 'INVALID_MATCH', `internal: unrecognised selector ${preview(selector)}`);
   return MATCH_NONE;

@@ -29,8 +29,9 @@ export interface SelectorNode {
   readonly facts?: readonly Fact[];
 }
 
-export function leaf(at: string, text: string, hints: readonly IndexHint[], matches: (scope: Scope) => boolean): SelectorNode {
-  const node: SelectorNode = { at, text, hints, test: (scope) => (matches(scope) ? undefined : node) };
+/** A selector reported as one part: it fails as itself. `known` carries its index hints and lint facts. */
+export function leaf(at: string, text: string, matches: (scope: Scope) => boolean, known: { hints?: readonly IndexHint[]; facts?: readonly Fact[] } = {}): SelectorNode {
+  const node: SelectorNode = { at, text, hints: known.hints ?? [], test: (scope) => (matches(scope) ? undefined : node), ...(known.facts ? { facts: known.facts } : {}) };
   return node;
 }
 
@@ -100,4 +101,4 @@ export function notOf(at: string, child: SelectorNode): SelectorNode {
   return node;
 }
 
-export const MATCH_NONE: SelectorNode = leaf('', '(nothing)', [], () => false);
+export const MATCH_NONE: SelectorNode = leaf('', '(nothing)', () => false);
