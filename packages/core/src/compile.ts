@@ -32,6 +32,14 @@ export interface CompileOptions {
    * the whole input). The Kubernetes adapter uses `/object`.
    */
   mutationTarget?: string;
+  /**
+   * Load-time checks of parameters an adapter gives a meaning to (e.g. the CI
+   * adapter's `runners`). Called with `spec.parameters` and with each
+   * parameterSelection entry's parameters as written (before merging); each
+   * issue becomes an `INVALID_PARAMETERS` problem at that place (`path` is a
+   * JSON pointer relative to the parameters).
+   */
+  checkParameters?: (parameters: Readonly<Record<string, unknown>>) => ReadonlyArray<{ path: string; message: string }>;
 }
 
 export interface CompiledEntry {
@@ -77,7 +85,7 @@ class Loader {
   private readonly owners;
   private readonly dialects: readonly MatchDialect[];
 
-  constructor(private readonly documents: readonly unknown[], options: CompileOptions) {
+  constructor(private readonly documents: readonly unknown[], private readonly options: CompileOptions) {
     this.dialects = options.dialects ?? [];
     try {
       this.owners = keyOwners(this.dialects);
@@ -106,6 +114,7 @@ class Loader {
     });
     shapes.forEach((shape, i) => {
       const doc = this.documents[i] as PolicyDocument;
+      if (shape === 'Policy' || shape === 'Constraint') this.checkParameters(doc, i);
       if (shape === 'Policy') {
         const unit = this.compileUnit(doc, i, 'Policy');
         if (unit) this.addConstraint(doc, i, unit, true);
@@ -120,6 +129,18 @@ class Loader {
         this.addConstraint(doc, i, template.unit, false);
       }
     });
+  }
+
+  /** The adapter's checks of its reserved parameters (`checkParameters`), on every parameter set of a constraint or Policy. */
+  private checkParameters(doc: PolicyDocument, i: number): void {
+    const check = this.options.checkParameters;
+    const spec = doc['spec'] as JsonObject | undefined;
+    if (!check || !spec) return;
+    const places: Array<[string, unknown]> = [['/spec/parameters', spec['parameters']]];
+    ((spec['parameterSelection'] as JsonObject[] | undefined) ?? []).forEach((entry, j) => places.push([`/spec/parameterSelection/${j}/parameters`, entry['parameters']]));
+    for (const [at, parameters] of places) {
+      if (isPlainObject(parameters)) for (const issue of check(parameters)) this.report(i, `${at}${issue.path}`, 'INVALID_PARAMETERS', issue.message);
+    }
   }
 
   /** First-level checks; returns which schema the document follows when it is valid. */
@@ -203,6 +224,7 @@ class Loader {
     const match = compileMatch(spec['match'], '/spec/match', env);
     const baseRaw = deepClone((spec['parameters'] as JsonObject | undefined) ?? {});
     const rawEntries = (spec['parameterSelection'] as JsonObject[] | undefined) ?? [];
+
     const entries: CompiledEntry[] = [];
     rawEntries.forEach((raw, j) => {
       const where = `/spec/parameterSelection/${j}`;

@@ -137,6 +137,37 @@ spec:
   });
 });
 
+describe('checkParameters (adapters checking their reserved parameters at load time)', () => {
+  it('checks spec.parameters and every entry as written, reporting problems at their place with every other problem', () => {
+    const seen: unknown[] = [];
+    const problems = problemsOf(() => load(`${MEMORY_TEMPLATE}---
+kind: K8sMemoryLimits
+metadata: {name: m}
+spec:
+  parameters: {limit: 1Gi, zone: 7}
+  parameterSelection:
+    - match: {labels: "team=a"}
+      parameters: {zone: eu}
+    - match: {labels: "team=b"}
+      parameters: {zone: 9}
+---
+kind: K8sMemoryLimit
+metadata: {name: typo}
+`, {
+      checkParameters: (parameters) => {
+        seen.push(parameters);
+        return typeof parameters['zone'] === 'number' ? [{ path: '/zone', message: 'zone must be a name' }] : [];
+      },
+    }));
+    expect(seen).toEqual([{ limit: '1Gi', zone: 7 }, { zone: 'eu' }, { zone: 9 }]);
+    expect(problems.map((p) => [p.document, p.code, p.path, p.line])).toEqual([
+      [1, 'INVALID_PARAMETERS', '/spec/parameters/zone', 18],
+      [1, 'INVALID_PARAMETERS', '/spec/parameterSelection/1/parameters/zone', 23],
+      [2, 'UNKNOWN_KIND', '/kind', expect.any(Number)],
+    ]);
+  });
+});
+
 describe('the shipped JSON Schema', () => {
   it('is a draft-07 schema with an $id editors can reference', () => {
     expect(documentSchema.$schema).toBe('http://json-schema.org/draft-07/schema#');
