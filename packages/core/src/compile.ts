@@ -241,15 +241,16 @@ class Loader {
     }, (path, code, message) => this.report(i, path, code, message)) ?? { parameters: deepFreeze(baseRaw) };
     if (this.problems.length !== before) return;
     warmPatterns(unit, [base, ...entries.map((e) => e.variant)], (path, code, message) => this.report(i, path, code, message));
+    const order = (spec['order'] as number | undefined) ?? 0;
     const policy: CompiledPolicy = {
-      ordinal: 0, kind, name, order: (spec['order'] as number | undefined) ?? 0, enforcementAction, template: unit, match,
+      ordinal: 0, kind, name, order, enforcementAction, template: unit, match,
       base, behavior, onNoMatch, entries, anyCache: new Map(), document: { index: i, object: doc },
       outcomes: deepFreeze({
         noEntries: { behavior, matched: [], outcome: 'no-entries' as const },
         noMatch: { behavior, matched: [], outcome: `no-match-${onNoMatch}` as const },
       }),
       info: Object.freeze({
-        kind, name, order: (spec['order'] as number | undefined) ?? 0, enforcementAction, template: unit.name,
+        kind, name, order, enforcementAction, template: unit.name,
         parameterSelection: entries.length, validate: Object.freeze(unit.validate.map((r) => r.name)), mutate: Object.freeze(unit.mutate.map((r) => r.name)),
       }),
     };
