@@ -5,6 +5,7 @@
  * Evaluation is synchronous, deterministic and never throws.
  */
 import type { CompiledEntry, CompiledPolicy, Variant } from './compile.js';
+import { UNMETERED } from './budget.js';
 import { lintPolicies, type LintFinding } from './lint.js';
 import type { Scope } from './logic/scope.js';
 import { mergeParameters } from './merge.js';
@@ -103,7 +104,7 @@ export class PolicySet {
 
   /** Matching and parameterSelection for one policy; returns it when its rules should run. */
   private select(policy: CompiledPolicy, input: Record<string, unknown>, run: Run, explain: boolean): Active | undefined {
-    const scope: Scope = { input, parameters: policy.base.parameters, element: undefined, hasElement: false, overlay: true };
+    const scope: Scope = { input, parameters: policy.base.parameters, element: undefined, hasElement: false, overlay: true, meter: UNMETERED };
     // `rules` is added last so that a serialised trace reads: match, selection, parameters, rules, patch.
     const trace = { policy: policy.name, kind: policy.kind, enforcementAction: policy.enforcementAction, matched: false } as PolicyTrace;
     run.trace.push(trace);

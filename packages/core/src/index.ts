@@ -24,6 +24,7 @@ export { compileLogic, OPERATION_NAMES, type CompiledLogic } from './logic/compi
 export { parseQuantity } from './quantity.js';
 export { parseImageReference, type ImageReference } from './logic/image.js';
 export { globMatcher, anyGlobMatcher, isGlob, type StringMatcher } from './glob.js';
+export { compileRegex, type LinearRegex } from './patterns/regex.js';
 export { compileTemplate, renderValue, MISSING, type CompiledTemplate } from './template.js';
 export { documentSchema, type JsonSchemaDocument } from './schema.js';
 export { closest, didYouMean } from './util/suggest.js';

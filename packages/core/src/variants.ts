@@ -5,7 +5,8 @@
  * regex patterns that rules read from them, compiled ahead of evaluation.
  */
 import { globMatcher } from './glob.js';
-import { compileRegex } from './logic/extensions.js';
+import { UNMETERED } from './budget.js';
+import { compileRegex } from './patterns/regex.js';
 import { pathExists } from './logic/scope.js';
 import { mergeParameters, type MergeRules } from './merge.js';
 import type { Report, TemplateUnit } from './template-unit.js';
@@ -56,7 +57,7 @@ export function buildVariant(
 export function warmPatterns(unit: TemplateUnit, variants: readonly Variant[], report: Report): void {
   for (const site of unit.patternSites) {
     for (const variant of variants) {
-      const scope = { input: {}, parameters: variant.parameters, element: undefined, hasElement: false, overlay: true };
+      const scope = { input: {}, parameters: variant.parameters, element: undefined, hasElement: false, overlay: true, meter: UNMETERED };
       let value: unknown;
       let flags: unknown;
       try {

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import * as core from '@verdict/core';
-import { anyGlobMatcher, closest, compileTemplate, didYouMean, globMatcher, isGlob, MISSING, PolicyLoadError, renderValue, toVerdictError, VerdictError } from '@verdict/core';
+import { anyGlobMatcher, closest, compileRegex, compileTemplate, didYouMean, globMatcher, isGlob, MISSING, PolicyLoadError, renderValue, toVerdictError, VerdictError } from '@verdict/core';
 import { load } from './helpers.js';
 
 describe('the public surface of @verdict/core', () => {
   it('exports exactly these runtime values (each is tested in this folder)', () => {
     expect(Object.keys(core).sort()).toEqual([
       'MISSING', 'OPERATION_NAMES', 'PolicyLoadError', 'PolicySet', 'SelectorError', 'VerdictError', 'anyGlobMatcher', 'closest', 'compileLabelSelector',
-      'compileLogic', 'compilePolicies', 'compileTemplate', 'didYouMean', 'documentSchema', 'formatLabelSelector', 'formatProblem', 'globMatcher', 'isGlob',
+      'compileLogic', 'compilePolicies', 'compileRegex', 'compileTemplate', 'didYouMean', 'documentSchema', 'formatLabelSelector', 'formatProblem', 'globMatcher', 'isGlob',
       'labelKeyError', 'labelValueError', 'loadPolicySet', 'matchLabelSelector', 'mergeParameters', 'parseImageReference', 'parseLabelSelector',
       'parsePolicyDocuments', 'parseQuantity', 'renderValue', 'sourceLocation', 'toVerdictError', 'validateLabelSelector',
     ]);
@@ -27,6 +27,24 @@ describe('globs', () => {
     expect(anyGlobMatcher([])('x')).toBe(false);
     expect(isGlob('kube-*')).toBe(true);
     expect(isGlob('kube-system')).toBe(false);
+  });
+});
+
+describe('linear-time regular expressions', () => {
+  it('test, find and findAll with RE2 semantics, and refuse backreferences and lookaround with a reason', () => {
+    const re = compileRegex('[a-z]+[0-9]');
+    expect(re.test('--ab1--')).toBe(true);
+    expect(re.find('x ab1 cd2')).toBe('ab1');
+    expect(re.findAll('x ab1 cd2 ef3')).toEqual(['ab1', 'cd2', 'ef3']);
+    expect(re.findAll('x ab1 cd2 ef3', 2)).toEqual(['ab1', 'cd2']);
+    expect(re.find('nothing')).toBeNull();
+    expect(compileRegex('^V', 'i').test('v1')).toBe(true);
+    expect(() => compileRegex('(a)\\1')).toThrow(/backreferences cannot run in linear time/);
+    expect(() => compileRegex('a(?=b)')).toThrow(/lookahead and lookbehind/);
+  });
+
+  it('matches a hostile input for a pattern that backtracks in JavaScript', () => {
+    expect(compileRegex('^([a-z0-9]+-?)+$').test(`${'a'.repeat(5000)}!`)).toBe(false);
   });
 });
 

@@ -2,6 +2,7 @@
  * Compiles json-logic rules into closures once, at load time. Evaluation then
  * costs a few closure calls instead of a tree walk with key lookups.
  */
+import { UNMETERED } from '../budget.js';
 import { escapePointerSegment, isPlainObject, parsePathNotation, preview } from '../util/object.js';
 import { didYouMean } from '../util/suggest.js';
 import { compileAnd, compileIf, compileIteration, compileOr, EAGER, evalArgs, ITERATION_OPS, withExtras } from './builtins.js';
@@ -227,7 +228,7 @@ export class LogicCompiler {
   }
 }
 
-const FOLD_SCOPE: Scope = { input: undefined, parameters: undefined, element: undefined, hasElement: false, overlay: false };
+const FOLD_SCOPE: Scope = { input: undefined, parameters: undefined, element: undefined, hasElement: false, overlay: false, meter: UNMETERED };
 
 /** A compiled json-logic expression for direct use: `apply(data)` like json-logic-js `apply(rule, data)`. */
 export interface CompiledLogic {
@@ -242,6 +243,6 @@ export interface CompiledLogic {
 export function compileLogic(logic: unknown, options: { definitions?: Readonly<Record<string, unknown>> } = {}): CompiledLogic {
   const fn = new LogicCompiler(options.definitions ?? {}, '/definitions').compile(logic, 'root', '');
   return {
-    apply: (data?: unknown) => fn(data, { input: data, parameters: undefined, element: undefined, hasElement: false, overlay: false }),
+    apply: (data?: unknown) => fn(data, { input: data, parameters: undefined, element: undefined, hasElement: false, overlay: false, meter: UNMETERED }),
   };
 }

@@ -4,6 +4,7 @@
  * alone puts in front of real admission policies (see docs/concepts/rules.md).
  */
 import { anyGlobMatcher, globMatcher, type StringMatcher } from '../glob.js';
+import { compileRegex } from '../patterns/regex.js';
 import { parseQuantity } from '../quantity.js';
 import { isPlainObject, ownGet } from '../util/object.js';
 import { parseImageReference } from './image.js';
@@ -22,27 +23,6 @@ export function constant(value: unknown): Fn {
 
 export function isConstant(fn: Fn | undefined): boolean {
   return fn !== undefined && CONSTANTS.has(fn);
-}
-
-const MAX_REGEX_LENGTH = 1000;
-const regexCache = new Map<string, RegExp>();
-
-/** Compiles a regular expression once (cached process-wide); throws a readable Error when invalid. */
-export function compileRegex(pattern: string, flags = ''): RegExp {
-  const key = `${flags}/${pattern}`;
-  let re = regexCache.get(key);
-  if (!re) {
-    if (pattern.length > MAX_REGEX_LENGTH) throw new Error(`regular expression is ${pattern.length} characters long; the limit is ${MAX_REGEX_LENGTH}`);
-    if (!/^[imsu]*$/.test(flags)) throw new Error(`regular expression flags "${flags}" are not supported; use any of i, m, s, u`);
-    try {
-      re = new RegExp(pattern, flags);
-    } catch (error) {
-      throw new Error(`invalid regular expression /${pattern}/: ${(error as Error).message}`);
-    }
-    if (regexCache.size >= 10_000) regexCache.clear();
-    regexCache.set(key, re);
-  }
-  return re;
 }
 
 function patternsMatcher(value: unknown): StringMatcher {

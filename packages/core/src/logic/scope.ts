@@ -5,6 +5,7 @@
  * `var` reads the current item, as in json-logic-js; `input` always reads
  * the root.
  */
+import type { CostMeter } from '../budget.js';
 import { ownGet } from '../util/object.js';
 
 export interface Scope {
@@ -15,6 +16,8 @@ export interface Scope {
   hasElement: boolean;
   /** False for plain json-logic use: the root is `input` itself, with no overlay. */
   overlay: boolean;
+  /** The evaluation's cost meter: work that grows with the input spends from it. */
+  meter: CostMeter;
 }
 
 export type Fn = (data: unknown, scope: Scope) => unknown;

@@ -1,0 +1,82 @@
+/**
+ * Regular expressions on a linear-time engine with RE2 semantics (re2js, pure
+ * JavaScript). Every place where a pattern meets input goes through here:
+ * json-logic's `regex`, CEL's `matches`/`find`/`findAll`, adapters' matchers.
+ * Backtracking (JavaScript's RegExp) is never used on input, so a hostile
+ * string costs time proportional to its length, never exponential.
+ */
+import { RE2JS } from 're2js';
+
+/** A compiled regular expression whose every operation runs in time linear in the input. */
+export interface LinearRegex {
+  /** The pattern as written. */
+  readonly pattern: string;
+  /** Whether the pattern matches anywhere in `value` (RE2 `PartialMatch`, CEL `matches`). */
+  test(value: string): boolean;
+  /** The first match, or `null` (Kubernetes CEL `find`). */
+  find(value: string): string | null;
+  /** Every non-overlapping match, at most `limit` of them when `limit` ≥ 0 (Kubernetes CEL `findAll`). */
+  findAll(value: string, limit?: number): string[];
+}
+
+const MAX_PATTERN_LENGTH = 1000;
+const FLAG_BITS: Record<string, number> = { i: RE2JS.CASE_INSENSITIVE, m: RE2JS.MULTILINE, s: RE2JS.DOTALL, u: 0 };
+const cache = new Map<string, LinearRegex>();
+
+/** Why RE2 refuses a pattern, in words a policy author can act on. */
+function hint(message: string): string {
+  if (/\\[1-9]|invalid escape sequence: `\\[1-9]/.test(message)) return '; backreferences cannot run in linear time, so RE2 (and Gatekeeper, Kubernetes CEL, verdict) does not support them';
+  if (/\(\?[=!<]/.test(message)) return '; lookahead and lookbehind cannot run in linear time, so RE2 (and Gatekeeper, Kubernetes CEL, verdict) does not support them';
+  return '';
+}
+
+function compile(pattern: string, flags: string): LinearRegex {
+  if (pattern.length > MAX_PATTERN_LENGTH) throw new Error(`regular expression is ${pattern.length} characters long; the limit is ${MAX_PATTERN_LENGTH}`);
+  let bits = 0;
+  for (const f of flags) {
+    const bit = FLAG_BITS[f];
+    if (bit === undefined) throw new Error(`regular expression flags "${flags}" are not supported; use any of i, m, s, u`);
+    bits |= bit;
+  }
+  let re: RE2JS;
+  try {
+    re = RE2JS.compile(pattern, bits);
+  } catch (error) {
+    const message = (error as Error).message.replace(/^error parsing regexp: /, '');
+    throw new Error(`invalid regular expression /${pattern}/: ${message}${hint(message)}`);
+  }
+  return {
+    pattern,
+    test: (value) => re.matcher(value).find(),
+    find: (value) => {
+      const m = re.matcher(value);
+      return m.find() ? m.group() : null;
+    },
+    findAll: (value, limit = -1) => {
+      const out: string[] = [];
+      if (limit === 0) return out;
+      const m = re.matcher(value);
+      while (m.find()) {
+        out.push(m.group() ?? '');
+        if (limit > 0 && out.length >= limit) break;
+      }
+      return out;
+    },
+  };
+}
+
+/**
+ * Compiles `pattern` (RE2 syntax; flags any of `i`, `m`, `s`, `u`) once and
+ * caches it process-wide (bounded). Throws an `Error` whose message says why
+ * the pattern is refused (backreferences and lookaround are, with a hint).
+ */
+export function compileRegex(pattern: string, flags = ''): LinearRegex {
+  const key = `${flags}/${pattern}`;
+  let re = cache.get(key);
+  if (!re) {
+    re = compile(pattern, flags);
+    if (cache.size >= 10_000) cache.clear();
+    cache.set(key, re);
+  }
+  return re;
+}
