@@ -5,6 +5,8 @@
  */
 import { formatNs, type AggregatedGroup, type Results } from './aggregate.js';
 import { groupTable, scaleTable, targetsTable } from './table.js';
+// The browser-bundle section is measured by `pnpm size`, not by this suite: kept as that recorded it.
+import { renderBundleSection } from '../../browser-bundles/render.js';
 
 function section(groups: readonly AggregatedGroup[], id: string): string {
   const g = groups.find((x) => x.id === id);
@@ -177,6 +179,8 @@ from autocannon's per-response times. Server and load generator share the machin
 measures the whole stack (TLS, HTTP parsing, \`Request\`/\`Response\`, JSON) on one small box rather than verdict.
 
 ${webhook ? `${section(groups, 'webhook')}\n\n${info(webhook)}` : '_Not measured in this run._'}
+
+${renderBundleSection()}
 
 ## The design choices behind the numbers
 
