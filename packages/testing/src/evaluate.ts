@@ -5,6 +5,7 @@
  * the CLI (`verdict eval` and `verdict explain`).
  */
 import { compilePolicies, parsePolicyDocuments, type PolicyDocument } from '@verdict/core';
+import type { Inventory } from '@verdict/kubernetes';
 import { decisionOutcome, type Outcome } from './outcome.js';
 import type { AdapterName, KubernetesSuiteOptions } from './suite/types.js';
 import { createKubernetesEvaluator } from './adapters/kubernetes.js';
@@ -17,6 +18,14 @@ export interface InputOptions {
   namespaceLabels?: Record<string, string>;
   userInfo?: Record<string, unknown>;
   oldObject?: unknown;
+  /** Other objects policies may read as `inventory` (kubernetes; Gatekeeper's `data.inventory` layout, e.g. an `InventoryCache`'s `data`). */
+  inventory?: Inventory;
+  /**
+   * `true` (default): the outcome's decision has the full trace (every policy, why entries
+   * did not match), which costs a second evaluation. `false`: the decision as the adapter
+   * made it, policies ruled out by the selector index left out (kubernetes; `verdict audit`).
+   */
+  explain?: boolean;
 }
 
 /** Adapter settings, as a suite's `kubernetes:`, `ci:` and `spinnaker:` blocks (or `verdict eval --config`) give them. */
