@@ -5,7 +5,6 @@
  * the CLI (`verdict eval` and `verdict explain`).
  */
 import { compilePolicies, parsePolicyDocuments, type PolicyDocument } from '@verdict/core';
-import type { Inventory } from '@verdict/kubernetes';
 import { decisionOutcome, type Outcome } from './outcome.js';
 import type { AdapterName, KubernetesSuiteOptions } from './suite/types.js';
 import { loadAdapter } from './adapters/registry.js';
@@ -16,8 +15,12 @@ export interface InputOptions {
   namespaceLabels?: Record<string, string>;
   userInfo?: Record<string, unknown>;
   oldObject?: unknown;
-  /** Other objects policies may read as `inventory` (kubernetes; Gatekeeper's `data.inventory` layout, e.g. an `InventoryCache`'s `data`). */
-  inventory?: Inventory;
+  /**
+   * Other objects policies may read as `inventory` (kubernetes): a list of objects (each in
+   * its `metadata.namespace`, cluster-scoped without one), or an inventory already in
+   * Gatekeeper's `data.inventory` layout (an `InventoryCache`'s `data`, reused across calls).
+   */
+  inventory?: readonly unknown[] | { readonly cluster: object; readonly namespace: object };
   /**
    * `true` (default): the outcome's decision has the full trace (every policy, why entries
    * did not match), which costs a second evaluation. `false`: the decision as the adapter

@@ -46,4 +46,10 @@ describe('evaluator options for Kubernetes inputs', () => {
     expect((await evaluator.evaluate(secret, { inventory })).denials).toEqual(['[one-secret-name] secret token exists already']);
     expect((await evaluator.evaluate(secret)).allowed).toBe(true);
   });
+
+  it('takes the inventory as a list of objects too', async () => {
+    const { evaluator } = await setup();
+    expect((await evaluator.evaluate(secret, { inventory: [secret] })).allowed).toBe(false);
+    await expect(evaluator.evaluate(secret, { inventory: [{ kind: 'Secret' }] })).rejects.toThrow(/inventory object needs apiVersion, kind and metadata\.name/);
+  });
 });

@@ -6,7 +6,7 @@
  */
 import type { Decision, PolicyDocument } from '@verdict/core';
 import {
-  admissionReviewFor as reviewFor, createAdmissionWebhook,
+  admissionReviewFor as reviewFor, createAdmissionWebhook, InventoryCache,
   type AdmissionInput, type AdmissionReview, type AdmissionReviewOptions, type Inventory, type KubernetesObject, type UserInfo,
 } from '@verdict/kubernetes';
 import type { AdapterOptions, Evaluator, InputOptions } from '../evaluate.js';
@@ -74,7 +74,7 @@ export function createKubernetesEvaluator(documents: readonly PolicyDocument[], 
         ...(opts.oldObject !== undefined ? { oldObject: opts.oldObject as KubernetesObject } : {}),
       });
       current = opts.namespaceLabels ?? namespaceLabelsOf(review);
-      inventory = opts.inventory;
+      inventory = Array.isArray(opts.inventory) ? new InventoryCache({ objects: opts.inventory as KubernetesObject[] }).data : opts.inventory as Inventory | undefined;
       seen = {};
       try {
         const response = await webhook.review(review);

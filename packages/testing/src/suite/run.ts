@@ -5,7 +5,6 @@
  */
 import { resolve } from 'node:path';
 import { formatProblem, PolicyLoadError, VerdictError, type PolicyDocument } from '@verdict/core';
-import { InventoryCache, type KubernetesObject } from '@verdict/kubernetes';
 import { checkAdmission, checkAllowed, checkAssertion, checkDenialCount, checkMessages, checkReason, checkStatus, checkWarnings, type CheckResult } from '../checks.js';
 import { checkParameters, checkPatch, checkRunners, checkTags } from '../checks-data.js';
 import { formatSuiteProblem, SuiteError } from '../errors.js';
@@ -65,15 +64,12 @@ function inputFor(suite: Suite, value: unknown, label: string): unknown {
   return typeof value === 'string' ? readInputFile(resolve(suite.dir, value), `${label} (${value})`) : value;
 }
 
-/** The case's `inventory:` entries (files or objects; a `kind: List` or a list gives its items) as an inventory. */
-function inventoryFor(suite: Suite, entries: readonly unknown[]): InventoryCache {
-  const objects: KubernetesObject[] = [];
-  entries.forEach((entry, i) => {
+/** The case's `inventory:` entries (files or objects; a `kind: List` or a list gives its items) as one list of objects. */
+function inventoryFor(suite: Suite, entries: readonly unknown[]): unknown[] {
+  return entries.flatMap((entry, i) => {
     const value = inputFor(suite, entry, `inventory[${i}]`);
-    const items = Array.isArray(value) ? value : isList(value) ? (value as { items: unknown[] }).items : [value];
-    objects.push(...(items as KubernetesObject[]));
+    return Array.isArray(value) ? value : isList(value) ? (value as { items: unknown[] }).items : [value];
   });
-  return new InventoryCache({ objects });
 }
 
 function isList(value: unknown): boolean {
@@ -93,7 +89,7 @@ async function runCase(suite: Suite, c: SuiteCase, evaluators: EvaluatorCache): 
     if (c.namespaceLabels) options.namespaceLabels = c.namespaceLabels;
     if (c.userInfo) options.userInfo = c.userInfo;
     if (c.oldObject !== undefined) options.oldObject = inputFor(suite, c.oldObject, 'oldObject');
-    if (c.inventory) options.inventory = inventoryFor(suite, c.inventory).data;
+    if (c.inventory) options.inventory = inventoryFor(suite, c.inventory);
     const evaluator = await evaluators.get(adapter);
     const outcome = await evaluator.evaluate(input, options);
     const checks = checkExpectations(outcome, c.expect);
