@@ -4,9 +4,11 @@
  * policy files, its adapter settings), each case a starting input. A suite
  * added under examples/ shows up in the playground without a change here.
  */
-import { readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
-import { detectAdapter, findPolicyFiles, findSuites, loadSuiteFile, type Suite, type SuiteCase } from '@verdict/testing';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import { detectAdapter } from '@verdict/testing';
+// The suite reader `verdict test` uses (an internal entry: this private package moves in lockstep with it).
+import { findPolicyFiles, loadSuiteFile, type Suite, type SuiteCase } from '@verdict/testing/internal';
 import { parseAllDocuments, stringify } from 'yaml';
 import type { Example, ExampleCase } from '../playground/src/examples.js';
 import type { AdapterId } from '../playground/src/run.js';
@@ -44,6 +46,12 @@ function readData(suite: Suite, value: unknown): unknown {
   return typeof value === 'string' ? (parseAllDocuments(readFileSync(resolve(suite.dir, value), 'utf8'))[0]?.toJS() as unknown) : value;
 }
 
+/** The objects of an inventory entry: a list, a `kind: List`'s items, or the object itself (as suites read them). */
+function listItems(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  return isObject(value) && value['kind'] === 'List' && Array.isArray(value['items']) ? value['items'] : [value];
+}
+
 function inputOf(suite: Suite, testCase: SuiteCase): { text: string; value: unknown } {
   if (typeof testCase.input === 'string') {
     const text = readFileSync(resolve(suite.dir, testCase.input), 'utf8');
@@ -71,6 +79,7 @@ function settingsFor(adapter: AdapterId, suite: Suite, testCase: SuiteCase, inpu
       ...(testCase.operation ? { operation: testCase.operation } : {}),
       ...(testCase.userInfo ? { userInfo: testCase.userInfo } : {}),
       ...(testCase.oldObject !== undefined ? { oldObject: readData(suite, testCase.oldObject) } : {}),
+      ...(testCase.inventory ? { inventory: testCase.inventory.flatMap((entry) => listItems(readData(suite, entry))) } : {}),
       ...(suite.kubernetes?.mutating === false ? { mutating: false } : {}),
       ...(suite.kubernetes?.failurePolicy ? { failurePolicy: suite.kubernetes.failurePolicy } : {}),
     };
@@ -117,10 +126,22 @@ function exampleOf(root: string, file: string, suite: Suite, index: number): Exa
   return { id: `${group}/${slug(suite.name)}`, title: suite.name, group, source, adapter, policies: policyText(root, policyFiles(suite)), cases: examplesCases, defaultCase };
 }
 
+/** `*.verdict.yaml` files under `dir`, sorted, skipping dependencies. */
+function suiteFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...suiteFiles(full));
+    else if (entry.name.endsWith('.verdict.yaml')) out.push(full);
+  }
+  return out;
+}
+
 /** Every example of the repository, the default one first, then by {@link ORDER}. */
 export function loadExamples(root: string): Example[] {
   const found: Array<{ example: Example; isDefault: boolean }> = [];
-  for (const file of findSuites([resolve(root, 'examples')])) {
+  for (const file of suiteFiles(resolve(root, 'examples'))) {
     loadSuiteFile(file).forEach((suite, index) => {
       const example = exampleOf(root, file, suite, index);
       if (example) found.push({ example, isDefault: example.source === DEFAULT_EXAMPLE.file && index === DEFAULT_EXAMPLE.suite });

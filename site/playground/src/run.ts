@@ -7,7 +7,7 @@ import {
   compilePolicies, parsePolicyDocuments, PolicyLoadError, toVerdictError, VerdictError,
   type Decision, type PolicyDocument, type Problem,
 } from '@verdict/core';
-import { admissionReviewFor, createAdmissionWebhook, type AdmissionInput, type KubernetesObject, type UserInfo } from '@verdict/kubernetes';
+import { admissionReviewFor, createAdmissionWebhook, InventoryCache, type AdmissionInput, type KubernetesObject, type UserInfo } from '@verdict/kubernetes';
 import { createJobAdmission, loadJobPolicies, type Level, type Runner } from '@verdict/ci';
 import { createPermissionEvaluator, fiatQuery, policyPermissionSource, resourceInput, type PermissionEvaluatorConfig } from '@verdict/spinnaker';
 import { LineCounter, parseDocument } from 'yaml';
@@ -17,7 +17,7 @@ export type AdapterId = 'core' | 'kubernetes' | 'ci' | 'fiat';
 
 export const ADAPTERS: Record<AdapterId, { label: string; input: string; settings: string }> = {
   core: { label: 'Core input', input: 'a core input document', settings: 'none: core evaluates the input as it is' },
-  kubernetes: { label: 'Kubernetes (AdmissionReview or object)', input: 'an AdmissionReview v1 or a bare object', settings: 'namespaces (name → labels), operation, userInfo, oldObject, mutating, failurePolicy' },
+  kubernetes: { label: 'Kubernetes (AdmissionReview or object)', input: 'an AdmissionReview v1 or a bare object', settings: 'namespaces (name → labels), inventory (objects), operation, userInfo, oldObject, mutating, failurePolicy' },
   ci: { label: 'CI job (GitLab)', input: 'a GitLab job payload', settings: 'runners, and chain: [{level, name, policies: [names]}]' },
   fiat: { label: 'Fiat query (Spinnaker)', input: '{user, resourceType, resourceName, authorization}', settings: 'definitions (users, applications, accounts, …) and fiat options' },
 };
@@ -103,6 +103,8 @@ async function runKubernetes(documents: PolicyDocument[], input: unknown, settin
     policies: documents,
     namespaceLabels: (name) => namespaces[name],
     mutating,
+    // Objects already in the cluster, for policies that compare with them (Gatekeeper's data.inventory).
+    ...(Array.isArray(settings['inventory']) ? { inventory: new InventoryCache({ objects: settings['inventory'] as KubernetesObject[] }) } : {}),
     ...(settings['failurePolicy'] === 'Ignore' || settings['failurePolicy'] === 'Fail' ? { failurePolicy: settings['failurePolicy'] } : {}),
     onDecision: (event) => {
       seen = event;
