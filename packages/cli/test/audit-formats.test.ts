@@ -6,15 +6,14 @@ import addFormats from 'ajv-formats';
 import { XMLParser } from 'fast-xml-parser';
 import { parseAllDocuments } from 'yaml';
 import { ClusterPolicyReport, PolicyReport } from '@kubernetes-models/kyverno/wgpolicyk8s.io/v1alpha2';
-import { FIXTURES } from './helpers.js';
-import { run } from './audit-helpers.js';
+import { AUDIT, run } from './audit-helpers.js';
 
 /** The fixture folder, plus one more Pod from standard input. */
 const STDIN_POD = 'apiVersion: v1\nkind: Pod\nmetadata: {name: piped, namespace: shop}\nspec: {containers: [{name: a, image: a:latest}]}\n';
 const audit = (format: string) => run(['audit', '-p', 'policies', 'manifests', '-', '-o', format], { stdin: STDIN_POD });
 
 function sarifValidator() {
-  const schema = JSON.parse(readFileSync(join(FIXTURES, 'schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as object;
+  const schema = JSON.parse(readFileSync(join(AUDIT, 'schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as object;
   // unicodeRegExp: false, because rtm.5's language pattern has a stray "]" that only a non-unicode RegExp accepts (a literal).
   const ajv = new Ajv04({ allErrors: true, strict: false, unicodeRegExp: false });
   addFormats(ajv);

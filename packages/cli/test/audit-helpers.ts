@@ -1,9 +1,10 @@
 /** Runs `verdict audit` / `verdict diff` in-process over the fixture tree (or a temporary one). */
 import { join } from 'node:path';
 import { main, type Io } from '@verdict/cli';
-import { FIXTURES, ROOT } from './helpers.js';
+import { ROOT } from './helpers.js';
 
-export const AUDIT = join(FIXTURES, 'audit');
+/** Policies, manifests (policies/, manifests/) and the vendored schemas (schemas/) of the audit tests. */
+export const AUDIT = join(ROOT, 'packages/cli/test/audit-fixtures');
 
 export interface InProcessRun {
   code: number;

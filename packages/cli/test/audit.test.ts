@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
-import { AUDIT, run, UNIQUE_INGRESS_HOST, UNIQUE_SERVICE_SELECTOR, type JsonReport } from './audit-helpers.js';
-import { tempTree } from './helpers.js';
+import { run, UNIQUE_INGRESS_HOST, UNIQUE_SERVICE_SELECTOR, type JsonReport } from './audit-helpers.js';
+import { ROOT, tempTree } from './helpers.js';
 
 const audit = async (args: readonly string[], options: Parameters<typeof run>[1] = {}) => {
   const r = await run(['audit', ...args], options);
@@ -119,7 +119,7 @@ describe('verdict audit input and usage', () => {
 describe('verdict audit with other adapters', () => {
   it('decides CI jobs with the CI adapter', async () => {
     const jobs = '{id: 1, variables: {CI_PROJECT_PATH: acme/payments/a, CI_PROJECT_ID: 1}, tags: [secure-runner]}\n---\n{id: 2, variables: {CI_PROJECT_PATH: mallory/x, CI_PROJECT_ID: 2}, tags: [secure-runner]}\n';
-    const r = await audit(['-p', join(AUDIT, '../../../../../examples/ci/scenarios/1-allow-list/allow-list.yaml'), '-', '-o', 'json'], { stdin: jobs });
+    const r = await audit(['-p', join(ROOT, 'examples/ci/scenarios/1-allow-list/allow-list.yaml'), '-', '-o', 'json'], { stdin: jobs });
     expect(r.json().objects.map((o) => [o.kind, o.name, o.allowed])).toEqual([['Job', '1', true], ['Job', '2', false]]);
     expect(r.json().objects[1]!.results[0]!.messages).toEqual(['project mallory/x may not use the secure runners: you have no power here']);
   });
