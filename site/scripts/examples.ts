@@ -80,7 +80,7 @@ function settingsFor(adapter: AdapterId, suite: Suite, testCase: SuiteCase, inpu
       ...(testCase.userInfo ? { userInfo: testCase.userInfo } : {}),
       ...(testCase.oldObject !== undefined ? { oldObject: readData(suite, testCase.oldObject) } : {}),
       ...(testCase.inventory ? { inventory: testCase.inventory.flatMap((entry) => listItems(readData(suite, entry))) } : {}),
-      ...(suite.kubernetes?.mutating === false ? { mutating: false } : {}),
+      ...(suite.kubernetes?.mutating !== undefined ? { mutating: suite.kubernetes.mutating } : {}),
       ...(suite.kubernetes?.failurePolicy ? { failurePolicy: suite.kubernetes.failurePolicy } : {}),
     };
   }

@@ -21,7 +21,7 @@ function linksOf(html: string, base: string, origin: string): URL[] {
 }
 
 describe('the docs site', () => {
-  it('renders every page of docs/ and the pages they link to, each under its own title, without errors', { timeout: 300_000 }, async () => {
+  it('renders every page of docs/ and the pages they link to, each under its own title, without errors', { timeout: 600_000 }, async () => {
     const { pages, urlOf } = setup();
     const { site, browser } = await session.get();
     expect(pages).toEqual(expect.arrayContaining(['README.md', 'docs/index.md', 'docs/concepts/parameter-selection.md', 'docs/errors/POLICY_LOAD.md', 'docs/performance.md']));

@@ -32,7 +32,7 @@ const editorText = (page: Page, editor: string) => page.locator(`#${editor} .cm-
 const verdict = (page: Page) => page.getByTestId('verdict').innerText();
 
 describe('the playground', () => {
-  it('opens on seed 003 on the webhook: a denial, and the trace shows which parameterSelection entry won', { timeout: 300_000 }, async () => {
+  it('opens on seed 003 on the webhook: a denial, and the trace shows which parameterSelection entry won', { timeout: 600_000 }, async () => {
     const { page, errors } = await setup();
     expect(await verdict(page)).toBe('Denied');
     expect(await page.getByTestId('violations').innerText()).toContain('at most 64Gi');

@@ -97,7 +97,8 @@ function runCore(documents: PolicyDocument[], input: unknown): Omit<RunResult, '
 
 async function runKubernetes(documents: PolicyDocument[], input: unknown, settings: Record<string, unknown>): Promise<Omit<RunResult, 'problems' | 'documents'>> {
   const namespaces = isObject(settings['namespaces']) ? (settings['namespaces'] as Record<string, Record<string, string>>) : {};
-  const mutating = settings['mutating'] !== false;
+  // Validating unless told otherwise, as createAdmissionWebhook and `verdict test` are.
+  const mutating = settings['mutating'] === true;
   let seen: { input?: AdmissionInput; decision?: Decision } = {};
   const webhook = createAdmissionWebhook({
     policies: documents,
