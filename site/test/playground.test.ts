@@ -126,6 +126,13 @@ describe('the playground', () => {
     await page.close();
   });
 
+  it("explains a key on hover with the schema's description", async () => {
+    const { page } = await setup();
+    await page.locator('#policies .cm-line span', { hasText: /^forEach$/ }).first().hover();
+    expect(await page.locator('.cm-schema-hover').innerText()).toMatch(/the rule runs once per element/);
+    await page.close();
+  });
+
   it('takes the screenshot shown in the README', async () => {
     const { site, browser } = await session.get();
     const page = await browser.newPage();

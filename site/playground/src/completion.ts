@@ -9,8 +9,10 @@
  * valid parse, which text being typed rarely is.
  */
 import type { Completion, CompletionContext, CompletionResult, CompletionSource } from '@codemirror/autocomplete';
+import type { Extension } from '@codemirror/state';
+import { hoverTooltip } from '@codemirror/view';
 import { parseAllDocuments } from 'yaml';
-import { cursorContext, type PathSegment } from './yaml-path.js';
+import { cursorContext, type CursorContext, type PathSegment } from './yaml-path.js';
 
 type Schema = Record<string, unknown>;
 
@@ -59,7 +61,7 @@ function branches(root: Schema, schema: unknown, value: unknown, depth = 0): Sch
   return out;
 }
 
-function child(root: Schema, schemas: Schema[], segment: PathSegment): unknown[] {
+function child(root: Schema, schemas: Schema[], segment: PathSegment): Schema[] {
   const out: unknown[] = [];
   for (const s of schemas) {
     if (segment === '*') {
@@ -94,31 +96,67 @@ function describe(schema: Schema): string | undefined {
   return typeof schema['description'] === 'string' ? schema['description'] : undefined;
 }
 
+const parseAll = (text: string) => parseAllDocuments(text).flatMap((d) => (Array.isArray(d) ? [] : [d.toJS({ maxAliasCount: 100 }) as unknown]));
+
+/** The schemas that apply at the cursor's path, in the document (and kind) holding it; `documents` are every parsed document of the text. */
+function schemasAt(setup: CompletionSetup, text: string, cursor: CursorContext): { schemas: Schema[]; documents: unknown[] } {
+  const documents = parseAll(text);
+  let doc: unknown;
+  try {
+    doc = parseAll(cursor.documentText)[0];
+  } catch {
+    doc = undefined;
+  }
+  const kind = isObject(doc) ? doc['kind'] : /^kind:\s*(\S+)/m.exec(cursor.documentText)?.[1];
+  const root = setup.schema;
+  let schemas = branches(root, root, isObject(doc) ? doc : { kind });
+  let value: unknown = doc;
+  cursor.path.forEach((segment, i) => {
+    // Under `parameters`, the constraint's own template's parametersSchema applies.
+    const inParameters = segment === 'parameters' && cursor.path[0] === 'spec' && (i === 1 || (i === 3 && cursor.path[1] === 'parameterSelection'));
+    const next = inParameters ? [deref(root, parametersSchemaFor(documents, kind, doc) ?? {})] : child(root, schemas, segment);
+    value = valueAt(value, segment);
+    schemas = next.flatMap((s) => branches(root, s, value));
+  });
+  return { schemas, documents };
+}
+
+/** Hover on a key of the policies editor: its description from the schema (or the template's parametersSchema). */
+export function policyHover(setup: CompletionSetup): Extension {
+  return hoverTooltip((view, pos) => {
+    const line = view.state.doc.lineAt(pos);
+    const key = /^(\s*(?:-\s+)*)([\w.$/-]+):(\s|$)/.exec(line.text);
+    if (!key) return null;
+    const from = line.from + (key[1] ?? '').length;
+    const to = from + (key[2] ?? '').length;
+    if (pos < from || pos > to) return null;
+    const text = view.state.doc.toString();
+    const cursor = cursorContext(text, to);
+    if (!cursor || cursor.position !== 'key') return null;
+    const { schemas } = schemasAt(setup, text, cursor);
+    const description = child(setup.schema, schemas, key[2] ?? '').map(describe).find((d) => d !== undefined);
+    if (!description) return null;
+    return {
+      pos: from, end: to, above: true,
+      create: () => {
+        const dom = document.createElement('div');
+        dom.className = 'cm-schema-hover';
+        dom.textContent = description;
+        return { dom };
+      },
+    };
+  });
+}
+
 /** The CodeMirror completion source for the policies editor. */
 export function policyCompletion(setup: CompletionSetup): CompletionSource {
   return (context: CompletionContext): CompletionResult | null => {
     const text = context.state.doc.toString();
     const cursor = cursorContext(text, context.pos);
     if (!cursor || (!context.explicit && cursor.prefix === '' && cursor.position === 'key')) return null;
-    const documents = parseAllDocuments(text).flatMap((d) => (Array.isArray(d) ? [] : [d.toJS({ maxAliasCount: 100 }) as unknown]));
-    let doc: unknown;
-    try {
-      doc = parseAllDocuments(cursor.documentText).flatMap((d) => (Array.isArray(d) ? [] : [d.toJS({ maxAliasCount: 100 }) as unknown]))[0];
-    } catch {
-      doc = undefined;
-    }
-    const kind = isObject(doc) ? doc['kind'] : /^kind:\s*(\S+)/m.exec(cursor.documentText)?.[1];
+    const { schemas, documents } = schemasAt(setup, text, cursor);
     const root = setup.schema;
-    let schemas = branches(root, root, isObject(doc) ? doc : { kind });
-    let value: unknown = doc;
     const keyPath = cursor.path;
-    for (let i = 0; i < keyPath.length; i++) {
-      const segment = keyPath[i] as PathSegment;
-      const inParameters = segment === 'parameters' && keyPath[0] === 'spec' && (i === 1 || (i === 3 && keyPath[1] === 'parameterSelection'));
-      const next = inParameters ? [deref(root, parametersSchemaFor(documents, kind, doc) ?? {})] : child(root, schemas, segment);
-      value = valueAt(value, segment);
-      schemas = next.flatMap((s) => branches(root, s, value));
-    }
     const options: Completion[] = [];
     if (cursor.position === 'key') {
       const seen = new Set(cursor.siblings);

@@ -5,7 +5,7 @@ import { yaml } from '@codemirror/lang-yaml';
 import { bracketMatching, defaultHighlightStyle, foldGutter, indentOnInput, syntaxHighlighting } from '@codemirror/language';
 import { lintGutter, setDiagnostics, type Diagnostic } from '@codemirror/lint';
 import { highlightSelectionMatches, searchKeymap } from '@codemirror/search';
-import { EditorState } from '@codemirror/state';
+import { EditorState, type Extension } from '@codemirror/state';
 import { drawSelection, EditorView, highlightActiveLine, highlightActiveLineGutter, keymap, lineNumbers } from '@codemirror/view';
 
 /** A problem to show in an editor: 1-based line and column (column optional). */
@@ -25,7 +25,7 @@ export interface Editor {
   revealLine(line: number): void;
 }
 
-export function createEditor(parent: HTMLElement, options: { label: string; onChange: () => void; completion?: CompletionSource }): Editor {
+export function createEditor(parent: HTMLElement, options: { label: string; onChange: () => void; completion?: CompletionSource; extensions?: Extension[] }): Editor {
   const view = new EditorView({
     parent,
     state: EditorState.create({
@@ -46,6 +46,7 @@ export function createEditor(parent: HTMLElement, options: { label: string; onCh
         yaml(),
         EditorState.tabSize.of(2),
         ...(options.completion ? [autocompletion({ override: [options.completion], icons: false })] : []),
+        ...(options.extensions ?? []),
         keymap.of([indentWithTab, ...closeBracketsKeymap, ...defaultKeymap, ...searchKeymap, ...historyKeymap, ...completionKeymap]),
         EditorView.contentAttributes.of({ 'aria-label': options.label }),
         EditorView.updateListener.of((update) => {

@@ -8,7 +8,7 @@ import { ciMatchDialect } from '@verdict/ci';
 import { kubernetesDialect } from '@verdict/kubernetes';
 import { spinnakerMatchDialect } from '@verdict/spinnaker';
 import examples from 'virtual:verdict-examples';
-import { policyCompletion } from './completion.js';
+import { policyCompletion, policyHover } from './completion.js';
 import { createEditor, type Editor } from './editors.js';
 import type { Example } from './examples.js';
 import { renderResult } from './render.js';
@@ -48,11 +48,13 @@ const schedule = () => {
   timer = setTimeout(() => void evaluate(), 150);
 };
 
+const schemaSetup = { schema: schema as Record<string, unknown>, matchKeys: () => MATCH_KEYS[adapter] };
 const editors: Record<TextProblem['editor'], Editor> = {
   policies: createEditor(byId('policies'), {
     label: 'Policies (YAML)',
     onChange: schedule,
-    completion: policyCompletion({ schema: schema as Record<string, unknown>, matchKeys: () => MATCH_KEYS[adapter] }),
+    completion: policyCompletion(schemaSetup),
+    extensions: [policyHover(schemaSetup)],
   }),
   input: createEditor(byId('input'), { label: 'Input (YAML or JSON)', onChange: schedule }),
   settings: createEditor(byId('settings'), { label: 'Adapter settings (YAML)', onChange: schedule }),
