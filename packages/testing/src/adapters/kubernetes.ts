@@ -49,6 +49,7 @@ export function createKubernetesEvaluator(documents: readonly PolicyDocument[], 
     policies: documents,
     namespaceLabels: (name: string) => current ?? namespaces[name],
     ...(settings.failurePolicy ? { failurePolicy: settings.failurePolicy } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
     mutating,
     onDecision: (event) => {
       seen = event;
