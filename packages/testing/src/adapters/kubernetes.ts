@@ -1,12 +1,13 @@
 /**
  * Kubernetes inputs: bare objects are wrapped in an AdmissionReview
- * (`admissionReviewFor`), reviews go through `createAdmissionWebhook`, and
- * the decision is re-evaluated with `explain: true` for a full trace.
+ * (`admissionReviewFor`), reviews go through `createAdmissionWebhook` (with the
+ * case's inventory, if any), and the decision is re-evaluated with
+ * `explain: true` for a full trace unless the caller asks for `explain: false`.
  */
 import type { Decision, PolicyDocument } from '@verdict/core';
 import {
-  admissionReviewFor as reviewFor, createAdmissionWebhook,
-  type AdmissionInput, type AdmissionReview, type AdmissionReviewOptions, type KubernetesObject, type UserInfo,
+  admissionReviewFor as reviewFor, createAdmissionWebhook, InventoryCache,
+  type AdmissionInput, type AdmissionReview, type AdmissionReviewOptions, type Inventory, type KubernetesObject, type UserInfo,
 } from '@verdict/kubernetes';
 import type { AdapterOptions, Evaluator, InputOptions } from '../evaluate.js';
 import { toOutcome } from '../outcome.js';
@@ -17,11 +18,18 @@ export type ReviewFixtureOptions = AdmissionReviewOptions & {
   namespaceLabels?: Record<string, string>;
 };
 
-const remembered = new WeakMap<object, Record<string, string>>();
+/**
+ * Where a review keeps the namespace labels it was built with: a registered
+ * symbol in a non-enumerable property, so JSON and deep equality ignore it and
+ * every copy of this module (the ESM and CJS builds, each entry point) sees it.
+ */
+const NAMESPACE_LABELS = Symbol.for('@verdict/testing.namespaceLabels');
 
 /** The namespace labels given to {@link admissionReviewFor} for this review, if any. */
 export function namespaceLabelsOf(review: unknown): Record<string, string> | undefined {
-  return typeof review === 'object' && review !== null ? remembered.get(review) : undefined;
+  if (typeof review !== 'object' || review === null) return undefined;
+  const labels: unknown = (review as Record<symbol, unknown>)[NAMESPACE_LABELS];
+  return labels === undefined ? undefined : { ...(labels as Record<string, string>) };
 }
 
 /**
@@ -34,7 +42,7 @@ export function namespaceLabelsOf(review: unknown): Record<string, string> | und
 export function admissionReviewFor(object: KubernetesObject | null, options: ReviewFixtureOptions = {}): AdmissionReview {
   const { namespaceLabels, ...rest } = options;
   const review = reviewFor(object, rest);
-  if (namespaceLabels) remembered.set(review, { ...namespaceLabels });
+  if (namespaceLabels) Object.defineProperty(review, NAMESPACE_LABELS, { value: { ...namespaceLabels }, enumerable: false });
   return review;
 }
 
@@ -44,10 +52,12 @@ export function createKubernetesEvaluator(documents: readonly PolicyDocument[], 
   const namespaces = settings.namespaces ?? {};
   const mutating = settings.mutating ?? true;
   let current: Record<string, string> | undefined;
+  let inventory: Inventory | undefined;
   let seen: { input?: AdmissionInput; decision?: Decision } = {};
   const webhook = createAdmissionWebhook({
     policies: documents,
     namespaceLabels: (name: string) => current ?? namespaces[name],
+    inventory: () => inventory,
     ...(settings.failurePolicy ? { failurePolicy: settings.failurePolicy } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     mutating,
@@ -65,17 +75,19 @@ export function createKubernetesEvaluator(documents: readonly PolicyDocument[], 
         ...(opts.oldObject !== undefined ? { oldObject: opts.oldObject as KubernetesObject } : {}),
       });
       current = opts.namespaceLabels ?? namespaceLabelsOf(review);
+      inventory = Array.isArray(opts.inventory) ? new InventoryCache({ objects: opts.inventory as KubernetesObject[] }).data : opts.inventory as Inventory | undefined;
       seen = {};
       try {
         const response = await webhook.review(review);
         let decision = seen.decision;
-        if (seen.input && decision) {
+        if (seen.input && decision && opts.explain !== false) {
           // The webhook evaluates through the selector index; explain mode traces every policy and entry.
           decision = webhook.policies.evaluate(seen.input, { explain: true, mutate: mutating && seen.input.object !== null });
         }
         return toOutcome(response, decision);
       } finally {
         current = undefined;
+        inventory = undefined;
       }
     },
   };
