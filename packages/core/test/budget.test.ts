@@ -120,7 +120,7 @@ describe('message caps', () => {
     const { set } = setup({ p: rule(false, { forEach: { var: 'object.items' }, message: 'bad {{element.name}}' }) }, { maxViolations: 3 });
     const decision = set.evaluate({ object: { items: list(10) } });
     expect(decision.violations.map((v) => v.message)).toEqual(['bad c0', 'bad c1', 'bad c2']);
-    expect(decision.omitted).toEqual({ violations: 7, warnings: 0 });
+    expect(decision.omitted).toEqual({ violations: 7, denials: 7, warnings: 0 });
     expect(decision.allowed).toBe(false);
     expect(decision.trace[0]!.rules[0]).toMatchObject({ elements: 10, violations: 10 });
   });
@@ -129,7 +129,7 @@ describe('message caps', () => {
     const { set } = setup({ p: { enforcementAction: 'warn', ...rule(false, { forEach: { var: 'object.items' } }) } }, { maxViolations: 2 });
     const decision = set.evaluate({ object: { items: list(5) } });
     expect(decision.warnings).toHaveLength(2);
-    expect(decision.omitted).toEqual({ violations: 3, warnings: 3 });
+    expect(decision.omitted).toEqual({ violations: 3, denials: 0, warnings: 3 });
     expect(set.evaluate({ object: { items: list(2) } })).not.toHaveProperty('omitted');
   });
 

@@ -174,5 +174,25 @@ export function checkTargets(groups: readonly AggregatedGroup[]): Target[] {
       pass: m['errors'] === 0 && (m['non2xx'] ?? 0) === 0 ? true : false,
     });
   } else targets.push({ id: '5', goal: 'webhook over HTTPS under load', measured: hook?.info?.['skipped'] ? `not run: ${hook.info['skipped']}` : 'not measured', pass: null });
+  targets.push(hostileTarget(get('hostile-regex'), get('hostile-glob')));
   return targets;
+}
+
+/** Target 6: a hostile input costs at most 3× a benign one of the same length, for regex and for glob. */
+function hostileTarget(regex: AggregatedGroup | undefined, glob: AggregatedGroup | undefined): Target {
+  const goal = 'hostile input ≤ 3× a benign one of the same length (50,000 characters), regex and glob';
+  const ratio = (g: AggregatedGroup | undefined, benign: string, hostile: string) => {
+    const b = byEngine(g, benign);
+    const h = byEngine(g, hostile);
+    return b && h ? h.ns / b.ns : undefined;
+  };
+  const r = ratio(regex, 'verdict', 'verdict-hostile');
+  const dashes = ratio(glob, 'verdict', 'verdict-hostile');
+  const stars = ratio(glob, 'verdict-benign-stars', 'verdict-hostile-stars');
+  const nfa = ratio(glob, 'verdict-benign-nfa', 'verdict-hostile-nfa');
+  if (r === undefined || dashes === undefined || stars === undefined || nfa === undefined) return { id: '6', goal, measured: 'not measured', pass: null };
+  return {
+    id: '6', goal, pass: Math.max(r, dashes, stars, nfa) <= 3,
+    measured: `regex ${x(r)}; glob ${x(dashes)} (\`*-*-*-*-*.internal\`), ${x(stars)} (\`*a*a*a*a*a*a*a*b\`), ${x(nfa)} (\`**/*-*-*-*-*.internal\`, NFA)`,
+  };
 }

@@ -16,8 +16,10 @@
  * expanding to more than {@link MAX_GLOB_EXPANSIONS} patterns.
  */
 import { expand } from 'brace-expansion';
-import { compileSegment, dotSegmentAhead, isLineTerminator, literalText, NOT_DOT_SEGMENT, NOT_SLASH, type Piece } from './glob-segment.js';
+import { isLineTerminator } from './glob-class.js';
+import { compileSegment, dotSegmentAhead, literalText, NOT_DOT_SEGMENT, NOT_SLASH, type Piece } from './glob-segment.js';
 import { PatternError } from './error.js';
+import { LazyDfa } from './dfa.js';
 import { Program, type Node } from './nfa.js';
 
 /** A compiled matcher: true when the whole value matches. */
@@ -188,12 +190,13 @@ function compile(pattern: string): StringMatcher {
   const root: Node = sets.length === 1 ? assemble(sets[0]!) : { k: 'alt', items: sets.map(assemble) };
   const program = new Program(root, unicode);
   if (program.length > MAX_PROGRAM) throw new PatternError(`glob "${pattern}" is too complex (${program.length} states; the limit is ${MAX_PROGRAM})`);
-  const matcher: StringMatcher = (value) => program.test(value);
+  const dfa = new LazyDfa(program);
+  const matcher: StringMatcher = (value) => dfa.test(value);
   PROGRAMS.set(matcher, program);
   return matcher;
 }
 
-/** The NFA program behind a matcher (absent for the string fast paths): lets the tests check the work bound. */
+/** The NFA program behind a matcher (absent for the string fast paths): lets the tests check the work bound and the cache. */
 export const PROGRAMS = new WeakMap<StringMatcher, Program>();
 
 const cache = new Map<string, StringMatcher>();

@@ -42,14 +42,14 @@ export class Program {
   private readonly size: number;
   private readonly marks: Uint32Array;
   private readonly stack: Int32Array;
-  private current: Int32Array;
-  private next: Int32Array;
+  private readonly current: Int32Array;
+  private readonly next: Int32Array;
   private generation = 0;
   /** The text being tested (for assertions). */
   private text = '';
 
   /** @param unicode step through code points (RegExp `u`) instead of UTF-16 code units */
-  constructor(root: Node, private readonly unicode: boolean) {
+  constructor(root: Node, readonly unicode: boolean) {
     const op: number[] = [];
     const a: number[] = [];
     const b: number[] = [];
@@ -75,10 +75,12 @@ export class Program {
           this.sets.push(node.test);
           emit(SET, this.sets.length - 1);
           return;
-        case 'assert':
-          this.asserts.push(node.test);
-          emit(ASSERT, this.asserts.length - 1);
+        case 'assert': {
+          let index = this.asserts.indexOf(node.test);
+          if (index < 0) index = this.asserts.push(node.test) - 1;
+          emit(ASSERT, index);
           return;
+        }
         case 'never':
           emit(FAIL);
           return;
@@ -164,38 +166,59 @@ export class Program {
     return length;
   }
 
-  /** Whether the whole of `text` matches (anchored at both ends). */
-  test(text: string): boolean {
-    const { op, a, sets, unicode } = this;
-    let current = this.current;
-    let next = this.next;
+  /** How many distinct assertions the program has (each is one bit of {@link contextAt}). */
+  get assertions(): number {
+    return this.asserts.length;
+  }
+
+  /** The assertions' answers at `at`, as a bit mask: the only thing a closure at `at` depends on besides the state. */
+  contextAt(text: string, at: number): number {
+    let mask = 0;
+    for (let j = 0; j < this.asserts.length; j++) if (this.asserts[j]!(text, at)) mask |= 1 << j;
+    return mask;
+  }
+
+  /** The live instructions before the first character (sorted). */
+  initial(text: string): Int32Array {
     this.text = text;
     this.generation = (this.generation + 1) >>> 0 || 1;
-    let count = this.close(current, 0, 0, 0);
-    let steps = count;
-    let i = 0;
-    while (i < text.length) {
-      if (count === 0) break;
-      const code = unicode ? text.codePointAt(i)! : text.charCodeAt(i);
-      const width = unicode && code > 0xffff ? 2 : 1;
-      this.generation = (this.generation + 1) >>> 0 || 1;
-      let n = 0;
-      for (let t = 0; t < count; t++) {
-        const p = current[t]!;
-        const kind = op[p];
-        if ((kind === CHAR && a[p] === code) || (kind === SET && sets[a[p]!]!(code))) n = this.close(next, n, p + 1, i + width);
-      }
-      const swap = current;
-      current = next;
-      next = swap;
-      count = n;
-      steps += n;
-      i += width;
-    }
-    vmStats.steps += steps;
+    const n = this.close(this.current, 0, 0, 0);
+    vmStats.steps += n;
     this.text = '';
-    if (i < text.length) return false;
-    for (let t = 0; t < count; t++) if (op[current[t]!] === MATCH) return true;
+    return this.current.slice(0, n).sort();
+  }
+
+  /** The live instructions after reading `code` from the state `live`, with assertions evaluated at `at` (sorted). */
+  advance(live: Int32Array, code: number, text: string, at: number): Int32Array {
+    const { op, a, sets } = this;
+    this.text = text;
+    this.generation = (this.generation + 1) >>> 0 || 1;
+    let n = 0;
+    for (let t = 0; t < live.length; t++) {
+      const p = live[t]!;
+      const kind = op[p];
+      if ((kind === CHAR && a[p] === code) || (kind === SET && sets[a[p]!]!(code))) n = this.close(this.next, n, p + 1, at);
+    }
+    vmStats.steps += n;
+    this.text = '';
+    return this.next.slice(0, n).sort();
+  }
+
+  /** Whether a state accepts (the text may end here). */
+  accepts(live: Int32Array): boolean {
+    for (let t = 0; t < live.length; t++) if (this.op[live[t]!] === MATCH) return true;
     return false;
+  }
+
+  /** Whether the whole of `text` matches (anchored at both ends), by NFA simulation alone (no cache). */
+  test(text: string): boolean {
+    const { unicode } = this;
+    let live = this.initial(text);
+    for (let i = 0; i < text.length && live.length > 0; ) {
+      const code = unicode ? text.codePointAt(i)! : text.charCodeAt(i);
+      i += unicode && code > 0xffff ? 2 : 1;
+      live = this.advance(live, code, text, i);
+    }
+    return this.accepts(live);
   }
 }
