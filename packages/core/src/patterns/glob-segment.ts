@@ -56,7 +56,6 @@ const seq = (items: Node[]): Node => (items.length === 1 ? items[0]! : { k: 'seq
 class Ast {
   parts: Array<string | Ast> = [];
   readonly index: number;
-  emptyExt = false;
 
   constructor(public type: ExtType | null, readonly parent?: Ast) {
     this.index = parent ? parent.parts.length : 0;
@@ -115,20 +114,22 @@ function parseAst(str: string, ast: Ast, pos: number): number {
     }
     return false;
   };
+  /** An extglob starting at `i` (its `(`), parsed into `holder` after the text read so far. */
+  const extglob = (holder: Ast, c: string, i: number): number => {
+    holder.push(acc);
+    acc = '';
+    const ext = new Ast(c as ExtType, holder);
+    const end = parseAst(str, ext, i);
+    holder.push(ext);
+    return end;
+  };
   if (ast.type === null) {
     let i = pos;
     while (i < str.length) {
       const c = str.charAt(i++);
       if (literal(c, i)) continue;
-      if (EXT_TYPES.has(c) && str.charAt(i) === '(') {
-        ast.push(acc);
-        acc = '';
-        const ext = new Ast(c as ExtType, ast);
-        i = parseAst(str, ext, i);
-        ast.push(ext);
-        continue;
-      }
-      acc += c;
+      if (EXT_TYPES.has(c) && str.charAt(i) === '(') i = extglob(ast, c, i);
+      else acc += c;
     }
     ast.push(acc);
     return i;
@@ -140,11 +141,7 @@ function parseAst(str: string, ast: Ast, pos: number): number {
     const c = str.charAt(i++);
     if (literal(c, i)) continue;
     if (EXT_TYPES.has(c) && str.charAt(i) === '(') {
-      part.push(acc);
-      acc = '';
-      const ext = new Ast(c as ExtType, part);
-      part.push(ext);
-      i = parseAst(str, ext, i);
+      i = extglob(part, c, i);
       continue;
     }
     if (c === '|') {
@@ -155,7 +152,6 @@ function parseAst(str: string, ast: Ast, pos: number): number {
       continue;
     }
     if (c === ')') {
-      if (acc === '' && ast.parts.length === 0) ast.emptyExt = true;
       part.push(acc);
       ast.push(...alternatives, part);
       return i;
