@@ -21,6 +21,7 @@ export {
 } from './labels.js';
 export { mergeParameters, type MergeRules, type MergeStrategy } from './merge.js';
 export { compileLogic, OPERATION_NAMES, type CompiledLogic } from './logic/compile.js';
+export { ComparisonError } from './logic/compare.js';
 export { parseQuantity } from './quantity.js';
 export { parseImageReference, type ImageReference } from './logic/image.js';
 export { globMatcher, anyGlobMatcher, isGlob, type StringMatcher } from './glob.js';

@@ -3,7 +3,8 @@
  * on a copy-on-write view of the input, then validations on the result. A
  * {@link Run} collects what the decision reports.
  */
-import { truthy, rootStep, type Scope } from './logic/scope.js';
+import { ComparisonError } from './logic/compare.js';
+import { truthy, rootStep, type Fn, type Scope } from './logic/scope.js';
 import type { CompiledPolicy } from './compile.js';
 import { CowDocument, type PatchOperation } from './mutate.js';
 import type { PathResolver } from './template.js';
@@ -99,6 +100,24 @@ export function mutatePhase(active: readonly Active[], input: Record<string, unk
   return { doc, patch };
 }
 
+/**
+ * Whether a validate rule holds. A comparison with no answer (a missing or
+ * unordered value, see logic/compare.ts) fails the rule, negated or not; the
+ * first reason is kept in the rule's trace.
+ */
+function holds(rule: Fn, scope: Scope, entry: RuleTrace, element?: number): boolean {
+  try {
+    return truthy(rule(undefined, scope));
+  } catch (error) {
+    if (!(error instanceof ComparisonError)) throw error;
+    if (entry.message === undefined) {
+      const name = ownGet(scope.element, 'name');
+      entry.message = element === undefined ? error.message : `element ${element}${typeof name === 'string' ? ` ("${name}")` : ''}: ${error.message}`;
+    }
+    return false;
+  }
+}
+
 /** Runs every active policy's validate rules against `input` (the mutated input when something was patched). */
 export function validatePhase(active: readonly Active[], input: Record<string, unknown>, run: Run): void {
   for (const a of active) {
@@ -120,7 +139,7 @@ export function validatePhase(active: readonly Active[], input: Record<string, u
             scope.hasElement = true;
             for (let i = 0; i < list.length; i++) {
               scope.element = list[i];
-              if (!truthy(rule.rule(undefined, scope))) {
+              if (!holds(rule.rule, scope, entry, i)) {
                 failed++;
                 run.violate(a.policy, rule.name, rule.message.render(resolverFor(scope)), rule.forEachPath === undefined ? undefined : `${rule.forEachPath}/${i}`);
               }
@@ -132,7 +151,7 @@ export function validatePhase(active: readonly Active[], input: Record<string, u
           entry.elements = list.length;
           entry.violations = failed;
           if (failed > 0) entry.result = 'fail';
-        } else if (!truthy(rule.rule(undefined, scope))) {
+        } else if (!holds(rule.rule, scope, entry)) {
           entry.result = 'fail';
           run.violate(a.policy, rule.name, rule.message.render(resolverFor(scope)));
         }

@@ -5,8 +5,10 @@
  */
 import type { ProblemCode } from './errors.js';
 import { LogicCompiler, LogicError, type PatternSite } from './logic/compile.js';
+import { parameterRead, type ParameterRead } from './logic/reads.js';
 import type { Fn } from './logic/scope.js';
 import { compilePatch, PatchCompileError, type CompiledPatchOp } from './mutate.js';
+import { checkParameterReads } from './parameter-reads.js';
 import { compileParametersSchema, type ParametersValidator } from './schema.js';
 import { compileTemplate, type CompiledTemplate } from './template.js';
 import { escapePointerSegment, isPlainObject, parsePathNotation, type JsonObject } from './util/object.js';
@@ -76,6 +78,7 @@ export function compileTemplateUnit(spec: JsonObject, id: { kind: string; name: 
     let message: CompiledTemplate | undefined;
     try {
       message = compileTemplate(rule['message'] as string);
+      templateReads(message, `${where}/message`, logic.parameterReads);
     } catch (error) {
       problem(`${where}/message`, 'INVALID_TEMPLATE', (error as Error).message);
     }
@@ -95,6 +98,7 @@ export function compileTemplateUnit(spec: JsonObject, id: { kind: string; name: 
     let patch: CompiledPatchOp[] | undefined;
     try {
       patch = compilePatch(rule['patch'] as unknown[], `${where}/patch`);
+      patchReads(rule['patch'], `${where}/patch`, logic.parameterReads);
     } catch (error) {
       problem(error instanceof PatchCompileError ? error.path : `${where}/patch`, 'INVALID_PATCH', (error as Error).message);
     }
@@ -102,7 +106,24 @@ export function compileTemplateUnit(spec: JsonObject, id: { kind: string; name: 
     unit.mutate.push(when ? { name: rule['name'] as string, when, patch } : { name: rule['name'] as string, patch });
   });
   unit.patternSites = logic.patternSites;
+  for (const issue of checkParameterReads(spec['parametersSchema'], logic.parameterReads)) problem(issue.at, 'UNKNOWN_PARAMETER', issue.message);
   return problems === 0 ? unit : undefined;
+}
+
+/** The `{{parameters.…}}` reads of a message or patch-value template. */
+function templateReads(template: CompiledTemplate, at: string, reads: ParameterRead[]): void {
+  for (const path of template.paths) {
+    const read = parameterRead(path, at);
+    if (read) reads.push(read);
+  }
+}
+
+/** The template reads of every string in a (compiled, so well-formed) patch list. */
+function patchReads(value: unknown, at: string, reads: ParameterRead[]): void {
+  if (typeof value === 'string') {
+    if (value.includes('{{')) templateReads(compileTemplate(value), at, reads);
+  } else if (Array.isArray(value)) value.forEach((v, i) => patchReads(v, `${at}/${i}`, reads));
+  else if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) patchReads(v, `${at}/${escapePointerSegment(k)}`, reads);
 }
 
 
