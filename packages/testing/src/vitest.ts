@@ -13,7 +13,7 @@ declare module 'vitest' {
   // The type parameter must be declared exactly as vitest declares it. Naming
   // JestAssertion (which Assertion already extends) keeps an import of 'vitest'
   // in the emitted .d.ts: without one, this augmentation reaches no consumer.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any, @typescript-eslint/no-empty-object-type
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   interface Assertion<T = any> extends VerdictMatchers<T>, JestAssertion<T> {}
   // eslint-disable-next-line @typescript-eslint/no-empty-object-type
   interface AsymmetricMatchersContaining extends VerdictMatchers {}
