@@ -36,7 +36,7 @@ describe('NOTICE', () => {
     const { globs, files } = setup();
     // Copies live in folders named after their upstream, are gator suites, or say where they come from.
     const upstream = files.filter((f) =>
-      /(^|\/)(gatekeeper-library|kyverno[^/]*)\//.test(f) && !f.endsWith('README.md')
+      /(^|\/)(gatekeeper-library|kyverno[^/]*)\//.test(f) && !f.endsWith('.md')
       || f.endsWith('/gator-suite.yaml')
       || (/\.(ya?ml|json)$/.test(f) && /^\W*#? ?Origin:/m.test(read(f).slice(0, 600))));
     expect(upstream).toContain('packages/core/test/fixtures/json-logic-tests.json');
