@@ -3,6 +3,7 @@
  * Redis clients users hand to verdict: node-redis 5 and 6, ioredis 5 and 6.
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll } from 'vitest';
 import { createServer } from 'node:net';
 import { createClient as createNodeRedis6 } from '@redis/client';
 import IoRedis5 from 'ioredis';
@@ -127,3 +128,19 @@ export async function startRedis(): Promise<RedisServer> {
     },
   };
 }
+
+/** One server for the calling test file: started before its tests, stopped after them. */
+export function redisForThisFile(): () => RedisServer {
+  let server: RedisServer | undefined;
+  beforeAll(async () => {
+    server = await startRedis();
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+  return () => server!;
+}
+
+let counter = 0;
+/** A fresh key prefix, so tests share a server but not data. */
+export const freshPrefix = () => `t${++counter}:fiat`;

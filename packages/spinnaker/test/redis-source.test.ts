@@ -1,32 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createAsyncPermissionEvaluator, type SpinnakerError, type UserPermission } from '@verdict/spinnaker';
 import { createRedisPermissionSource, writeUserPermission } from '@verdict/spinnaker/redis';
 import { lz4CompressWithLength } from '../src/redis/lz4.js';
-import { CLIENTS, freePort, startRedis, type RedisServer } from './redis-server.js';
+import { CLIENTS, freePort, freshPrefix, redisForThisFile } from './redis-server.js';
 
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const server = redisForThisFile();
 
-let counter = 0;
-const prefix = () => `s${++counter}:fiat`;
+const prefix = freshPrefix;
 const admin = (id: string): UserPermission => ({ id, admin: true, accountManager: false, accounts: [], applications: [], serviceAccounts: [], roles: [], buildServices: [], extensionResources: {} });
 
 describe('a source made from a URL', () => {
   it('connects on first use, reads, and closes the client it made', async () => {
     const p = prefix();
-    const { client, close } = await CLIENTS[0]!.make(redis.port);
+    const { client, close } = await CLIENTS[0]!.make(server().port);
     await writeUserPermission(client, admin('alice'), { prefix: p });
     await close();
-    const source = createRedisPermissionSource({ url: `redis://127.0.0.1:${redis.port}`, prefix: p });
+    const source = createRedisPermissionSource({ url: `redis://127.0.0.1:${server().port}`, prefix: p });
     expect((await source.readUser('alice'))?.admin).toBe(true);
-    const before = Number(String(await redis.command('INFO', 'clients')).match(/connected_clients:(\d+)/)![1]);
+    const before = Number(String(await server().command('INFO', 'clients')).match(/connected_clients:(\d+)/)![1]);
     await source.close();
-    await expect.poll(async () => Number(String(await redis.command('INFO', 'clients')).match(/connected_clients:(\d+)/)![1])).toBe(before - 1);
+    await expect.poll(async () => Number(String(await server().command('INFO', 'clients')).match(/connected_clients:(\d+)/)![1])).toBe(before - 1);
     await expect(source.readUser('alice')).rejects.toThrow(/the Redis connection to 127\.0\.0\.1:\d+ is closed/);
   });
 
@@ -45,7 +38,7 @@ describe('a source made from a URL', () => {
   });
 
   it('leaves a given client open on close', async () => {
-    const { client, close } = await CLIENTS[2]!.make(redis.port);
+    const { client, close } = await CLIENTS[2]!.make(server().port);
     try {
       await createRedisPermissionSource({ client }).close();
       expect(await (client as unknown as { ping(): Promise<string> }).ping()).toBe('PONG');
@@ -80,8 +73,8 @@ describe('options', () => {
 describe('data read from Redis is untrusted', () => {
   async function setup(kind = CLIENTS[0]!) {
     const p = prefix();
-    const { client, close } = await kind.make(redis.port);
-    await redis.command('SADD', `${p}:users`, 'alice');
+    const { client, close } = await kind.make(server().port);
+    await server().command('SADD', `${p}:users`, 'alice');
     const fiat = createAsyncPermissionEvaluator({ source: createRedisPermissionSource({ client, prefix: p }), cache: false });
     const legacy = createAsyncPermissionEvaluator({ source: createRedisPermissionSource({ client, prefix: p, layout: 'legacy' }), cache: false });
     return { p, fiat, legacy, close };
@@ -90,7 +83,7 @@ describe('data read from Redis is untrusted', () => {
   it('fails closed on a corrupt LZ4 value, naming the key', async () => {
     const { p, fiat, close } = await setup();
     try {
-      await redis.command('SET', `${p}:permissions-v2:alice:applications`, Buffer.from([0xff, 0xff, 0xff, 0x00, 0x00]));
+      await server().command('SET', `${p}:permissions-v2:alice:applications`, Buffer.from([0xff, 0xff, 0xff, 0x00, 0x00]));
       const answer = await fiat.hasPermission('alice', 'app', 'application', 'READ');
       expect(answer.allowed).toBe(false);
       expect(answer.reason).toContain(`cannot read ${p}:permissions-v2:alice:applications: invalid LZ4 data: declared length 16777215 is more than a 1-byte block can hold`);
@@ -102,7 +95,7 @@ describe('data read from Redis is untrusted', () => {
   it('fails closed on a resource that does not have Fiat\'s shape', async () => {
     const { p, fiat, close } = await setup(CLIENTS[2]);
     try {
-      await redis.command('SET', `${p}:permissions-v2:alice:applications`, lz4CompressWithLength(Buffer.from('{"app":{"name":7}}')));
+      await server().command('SET', `${p}:permissions-v2:alice:applications`, lz4CompressWithLength(Buffer.from('{"app":{"name":7}}')));
       const answer = await fiat.hasPermission('alice', 'app', 'application', 'READ');
       expect(answer.allowed).toBe(false);
       expect(answer.reason).toContain(`bad resource #0 in ${p}:permissions-v2:alice:applications`);
@@ -115,8 +108,8 @@ describe('data read from Redis is untrusted', () => {
     const { p, fiat, legacy, close } = await setup(CLIENTS[3]);
     try {
       const json = '{"__proto__":{"name":"__proto__","permissions":{"READ":["dev"]}},"constructor":{"name":"constructor","permissions":{}}}';
-      await redis.command('SET', `${p}:permissions-v2:alice:applications`, lz4CompressWithLength(Buffer.from(json)));
-      await redis.command('HSET', `${p}:permissions:alice:accounts`, '__proto__', '{"name":"__proto__","permissions":{"READ":["dev"]}}');
+      await server().command('SET', `${p}:permissions-v2:alice:applications`, lz4CompressWithLength(Buffer.from(json)));
+      await server().command('HSET', `${p}:permissions:alice:accounts`, '__proto__', '{"name":"__proto__","permissions":{"READ":["dev"]}}');
       expect((await fiat.getUserPermission('alice'))?.applications.map((a) => a.name).sort()).toEqual(['__proto__', 'constructor']);
       expect((await legacy.getUserPermission('alice'))?.accounts.map((a) => a.name)).toEqual(['__proto__']);
       expect(({} as Record<string, unknown>)['permissions']).toBeUndefined();

@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UNRESTRICTED_USER, createAsyncPermissionEvaluator, createFiatResolver, createPermissionEvaluator, type FiatDefinitions } from '@verdict/spinnaker';
 import { createRedisPermissionSource, syncToRedis, writeUserPermission } from '@verdict/spinnaker/redis';
 import { encodeResourceMap } from '../src/redis/layout.js';
 import { lz4CompressWithLength } from '../src/redis/lz4.js';
-import { CLIENTS, freePort, startRedis, type RedisServer, type TestClient } from './redis-server.js';
+import { CLIENTS, freePort, freshPrefix, redisForThisFile, type TestClient } from './redis-server.js';
 
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(async () => {
-  await redis?.stop();
-});
+const server = redisForThisFile();
 
-let counter = 0;
-/** A fresh key prefix per test, so tests share the server but not data. */
-const prefix = () => `t${++counter}:fiat`;
+const prefix = freshPrefix;
 const lz4json = (text: string) => lz4CompressWithLength(Buffer.from(text, 'utf8'));
 const strings = (reply: unknown) => (reply as Buffer[]).map(String).sort();
 
@@ -29,8 +21,8 @@ const definitions: FiatDefinitions = {
 
 /** What Fiat's RedisPermissionsRepository.put writes for the reference user (Jackson JSON, LZ4 with length). */
 async function writeReferenceUser(p: string): Promise<void> {
-  const set = (type: string, json: string) => redis.command('SET', `${p}:permissions-v2:${type}`, lz4json(json));
-  await redis.command('SADD', `${p}:users`, 'alice@example.com', UNRESTRICTED_USER, 'root');
+  const set = (type: string, json: string) => server().command('SET', `${p}:permissions-v2:${type}`, lz4json(json));
+  await server().command('SADD', `${p}:users`, 'alice@example.com', UNRESTRICTED_USER, 'root');
   await set('alice@example.com:accounts', '{"prod-aws":{"name":"prod-aws","cloudProvider":"aws","permissions":{"READ":["ops"],"WRITE":["ops"]}}}');
   await set('alice@example.com:applications', '{"checkout":{"name":"checkout","permissions":{"READ":["dev-team"],"WRITE":["ops"],"EXECUTE":["dev-team"]},"details":{"email":"a@example.com"}}}');
   await set('alice@example.com:service_accounts', '{"deploy-bot@managed-service-accounts":{"name":"deploy-bot@managed-service-accounts","memberOf":["ops"]}}');
@@ -38,14 +30,14 @@ async function writeReferenceUser(p: string): Promise<void> {
   await set('alice@example.com:build_services', '{"jenkins-main":{"name":"jenkins-main","permissions":{"READ":["dev-team"]}}}');
   await set(`${UNRESTRICTED_USER}:accounts`, '{"staging-k8s":{"name":"staging-k8s","cloudProvider":"kubernetes","permissions":{}}}');
   await set(`${UNRESTRICTED_USER}:applications`, '{"sandbox":{"name":"sandbox","permissions":{},"details":{}}}');
-  await redis.command('SET', `${p}:last_modified:${UNRESTRICTED_USER}`, '1700000000');
-  await redis.command('SADD', `${p}:permissions:admin`, 'root');
+  await server().command('SET', `${p}:last_modified:${UNRESTRICTED_USER}`, '1700000000');
+  await server().command('SADD', `${p}:permissions:admin`, 'root');
 }
 
 for (const kind of CLIENTS) {
   describe(`Fiat's Redis layout through a ${kind.name} client`, () => {
     async function setup(): Promise<TestClient & { p: string }> {
-      return { ...(await kind.make(redis.port)), p: prefix() };
+      return { ...(await kind.make(server().port)), p: prefix() };
     }
 
     it('reads the reference user, merged with the unrestricted user, as Fiat\'s GET /authorize returns it', async () => {
@@ -95,16 +87,16 @@ for (const kind of CLIENTS) {
         await writeUserPermission(client, {
           ...base, admin: true, accounts: [{ name: 'account', permissions: {} }], applications: [{ name: 'app', permissions: {}, details: {} }], roles: [{ name: 'role1', source: null }],
         }, { prefix: p });
-        expect(strings(await redis.command('KEYS', `${p}:*`))).toEqual([
+        expect(strings(await server().command('KEYS', `${p}:*`))).toEqual([
           `${p}:permissions-v2:testuser:accounts`, `${p}:permissions-v2:testuser:applications`, `${p}:permissions-v2:testuser:roles`,
           `${p}:permissions:admin`, `${p}:roles:role1`, `${p}:users`,
         ]);
-        expect(await redis.command('GET', `${p}:permissions-v2:testuser:applications`)).toEqual(encodeResourceMap({ app: { name: 'app', permissions: {}, details: {} } }));
+        expect(await server().command('GET', `${p}:permissions-v2:testuser:applications`)).toEqual(encodeResourceMap({ app: { name: 'app', permissions: {}, details: {} } }));
         await writeUserPermission(client, { ...base, admin: false, accounts: [], applications: [], roles: [{ name: 'role2', source: null }] }, { prefix: p });
-        expect(await redis.command('SISMEMBER', `${p}:roles:role1`, 'testuser')).toBe(0);
-        expect(await redis.command('SISMEMBER', `${p}:roles:role2`, 'testuser')).toBe(1);
-        expect(await redis.command('EXISTS', `${p}:permissions-v2:testuser:accounts`)).toBe(0);
-        expect(await redis.command('SISMEMBER', `${p}:permissions:admin`, 'testuser')).toBe(0);
+        expect(await server().command('SISMEMBER', `${p}:roles:role1`, 'testuser')).toBe(0);
+        expect(await server().command('SISMEMBER', `${p}:roles:role2`, 'testuser')).toBe(1);
+        expect(await server().command('EXISTS', `${p}:permissions-v2:testuser:accounts`)).toBe(0);
+        expect(await server().command('SISMEMBER', `${p}:permissions:admin`, 'testuser')).toBe(0);
       } finally {
         await close();
       }
@@ -114,8 +106,8 @@ for (const kind of CLIENTS) {
       const { client, close, p } = await setup();
       try {
         await syncToRedis(client, createFiatResolver({ definitions }), { prefix: p, layout: 'legacy' });
-        expect(strings(await redis.command('HKEYS', `${p}:permissions:alice:accounts`))).toEqual(['prod']);
-        expect(String(await redis.command('HGET', `${p}:permissions:alice:accounts`, 'prod'))).toBe('{"name":"prod","cloudProvider":"aws","permissions":{"READ":["dev"]}}');
+        expect(strings(await server().command('HKEYS', `${p}:permissions:alice:accounts`))).toEqual(['prod']);
+        expect(String(await server().command('HGET', `${p}:permissions:alice:accounts`, 'prod'))).toBe('{"name":"prod","cloudProvider":"aws","permissions":{"READ":["dev"]}}');
       } finally {
         await close();
       }
@@ -126,11 +118,11 @@ for (const kind of CLIENTS) {
       try {
         await writeUserPermission(client, { id: 'alice', admin: true, accountManager: false, accounts: [], applications: [], serviceAccounts: [], roles: [], buildServices: [], extensionResources: {} }, { prefix: p });
         const fiat = createAsyncPermissionEvaluator({ source: createRedisPermissionSource({ client, prefix: p, commandTimeoutMs: 200 }), cache: false });
-        await redis.command('CLIENT', 'PAUSE', 1000, 'ALL');
+        await server().command('CLIENT', 'PAUSE', 1000, 'ALL');
         const paused = await fiat.hasPermission('alice', 'x', 'application', 'READ');
         expect(paused.allowed).toBe(false);
         expect(paused.reason).toMatch(/the permission source failed: Redis did not answer SISMEMBER t\d+:fiat:users within 200 ms/);
-        await redis.command('CLIENT', 'UNPAUSE');
+        await server().command('CLIENT', 'UNPAUSE');
         expect((await fiat.hasPermission('alice', 'x', 'application', 'READ')).allowed).toBe(true);
       } finally {
         await close();
