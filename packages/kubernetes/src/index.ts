@@ -1,10 +1,12 @@
 /**
  * @verdict/kubernetes: admission webhooks on verdict. AdmissionReview v1 in,
  * AdmissionReview out; Gatekeeper's `match` and webhook `rules` as a core
- * match dialect; namespace labels from a host lookup; a Fetch-API handler.
+ * match dialect; namespace labels from a host lookup; a Node request listener
+ * and a Fetch-API handler.
  * @packageDocumentation
  */
-export { createAdmissionWebhook, DEFAULT_MAX_BODY_BYTES, type AdmissionWebhook, type AdmissionWebhookOptions } from './webhook.js';
+export { createAdmissionWebhook, DEFAULT_MAX_BODY_BYTES, type AdmissionWebhook, type AdmissionWebhookOptions, type DecisionEvent } from './webhook.js';
+export type { NodeListener, NodeRequest, NodeResponse } from './listener.js';
 export { kubernetesDialect, loadKubernetesPolicies, MUTATION_TARGET } from './dialect.js';
 export { toAdmissionInput, NAMESPACE_NAME_LABEL } from './toInput.js';
 export { toAdmissionResponse, FAILED_OPEN_ANNOTATION, type FailurePolicy, type ResponseOptions } from './toResponse.js';
