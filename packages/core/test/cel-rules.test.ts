@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compilePolicies, parsePolicyDocuments, PolicyLoadError, type Decision } from '../src/index.js';
+import { compileCel, compilePolicies, parsePolicyDocuments, PolicyLoadError, type Decision } from '../src/index.js';
 
 const pod = (containers: Array<{ name: string; memory?: string }>, labels: Record<string, string> = {}) => ({
   namespace: 'team-a',
@@ -110,6 +110,19 @@ spec:
   it('publishes audit annotations and leaves out null values', () => {
     const { evaluate } = setup(`${POLICY}  auditAnnotations:\n    - {key: replicas, valueExpression: "string(object.spec.replicas)"}\n    - {key: none, valueExpression: "null"}\n`);
     expect(evaluate({ object: { spec: { replicas: 2 } } }).annotations).toEqual([{ policy: 'replicas', kind: 'Policy', key: 'replicas', value: '2' }]);
+  });
+});
+
+describe('numbers from JSON', () => {
+  const input = { object: { spec: { replicas: 2, ratio: 0.5, containers: [{ name: 'a', ports: [{ containerPort: 8080 }] }] } } };
+  it.each([
+    ['through a path', 'object.spec.replicas + 1 == 3'],
+    ['through comprehension variables', 'object.spec.containers.all(c, c.ports.all(p, p.containerPort + 1 == 8081))'],
+    ['through a value used whole', 'object.spec.containers.map(c, c.ports)[0][0].containerPort + 1 == 8081'],
+    ['through the whole root', 'object.spec.containers[0].ports[0].containerPort == 8080 && type(object.spec.replicas) == int'],
+    ['fractions stay doubles', 'object.spec.ratio + 0.5 == 1.0 && type(object.spec.ratio) == double'],
+  ])('are CEL ints when integral, %s', (_how, expression) => {
+    expect(compileCel(expression).evaluate(input)).toBe(true);
   });
 });
 
