@@ -11,6 +11,7 @@ export { kubernetesDialect, loadKubernetesPolicies, MUTATION_TARGET } from './di
 export { toAdmissionInput, NAMESPACE_NAME_LABEL } from './toInput.js';
 export { toAdmissionResponse, FAILED_OPEN_ANNOTATION, type FailurePolicy, type ResponseOptions } from './toResponse.js';
 export { NamespaceCache, type NamespaceLabelsLookup, type NamespaceWatchEvent } from './namespaces.js';
+export { InventoryCache, type Inventory, type InventorySource, type InventoryTree } from './inventory.js';
 export { admissionReviewFor, type AdmissionReviewOptions } from './fixtures.js';
 export { verifyAdmissionResponse, type VerifyOptions } from './verify.js';
 export { HTTP_STATUS } from './http.js';

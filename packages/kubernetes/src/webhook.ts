@@ -7,6 +7,7 @@ import type { Decision, PolicySet, PolicySource } from '@verdict/core';
 import { loadKubernetesPolicies } from './dialect.js';
 import { AdmissionError } from './errors.js';
 import { createHandler } from './http.js';
+import { inventoryProvider, type InventorySource } from './inventory.js';
 import { createListener, type NodeListener } from './listener.js';
 import { NamespaceCache, resolveNamespaceLabels, type NamespaceLabelsLookup } from './namespaces.js';
 import { requestOf } from './review.js';
@@ -25,6 +26,13 @@ export interface AdmissionWebhookOptions {
    * `namespaceSelector` cannot match them (the constraint reports a match error).
    */
   namespaceLabels?: NamespaceLabelsLookup | NamespaceCache;
+  /**
+   * Other objects for referential policies (unique hosts, unique selectors): an
+   * `InventoryCache` the host feeds (from an informer, as a NamespaceCache), or a
+   * function returning the inventory for each review. Policies read it as
+   * `inventory` (Gatekeeper's `data.inventory` layout). Without it, `inventory` is absent.
+   */
+  inventory?: InventorySource;
   /** How long an async lookup may take, in milliseconds (default 2000). On timeout, failurePolicy decides. */
   namespaceLabelsTimeoutMs?: number;
   /** `Fail` (default): evaluation failures deny with code 500. `Ignore`: they admit, noted in the `failed-open` audit annotation. */
@@ -111,6 +119,7 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
   const timeoutMs = positive(options.namespaceLabelsTimeoutMs, 'namespaceLabelsTimeoutMs', DEFAULT_TIMEOUT_MS);
   const maxBodyBytes = positive(options.maxBodyBytes, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES);
   const lookup = lookupOf(options.namespaceLabels);
+  const inventory = inventoryProvider(options.inventory);
   if (options.policies === undefined || options.policies === null) throw new AdmissionError('INVALID_OPTIONS', 'policies is required: YAML text, parsed documents or a compiled PolicySet');
   const load = (source: PolicySource, loadOptions: { source?: string } = {}) => loadKubernetesPolicies(source, loadOptions);
   /** Swapped whole by `update`; each review reads it once, at its start. */
@@ -135,7 +144,7 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
 
   const finish = (policies: PolicySet, request: AdmissionRequest, labels: LabelMap | undefined, started: number): AdmissionReviewResponse => {
     try {
-      const { input, decision } = evaluateRequest(policies, request, labels, mutating);
+      const { input, decision } = evaluateRequest(policies, request, { namespaceLabels: labels, inventory: inventory?.() }, mutating);
       const response = toAdmissionResponse(request.uid, decision, { mutating, failurePolicy });
       notify({ input, decision, response }, started);
       return response;
