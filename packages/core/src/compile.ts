@@ -97,6 +97,8 @@ class Loader {
   readonly templates = new Map<string, { unit: TemplateUnit; doc: number }>();
   readonly policies: CompiledPolicy[] = [];
   private readonly seen = new Map<string, number>();
+  /** Kinds whose PolicyTemplate failed to compile: their constraints are not reported as unknown kinds. */
+  private readonly broken = new Set<string>();
   private readonly owners;
   private readonly dialects: readonly MatchDialect[];
 
@@ -137,6 +139,7 @@ class Loader {
         const kind = doc['kind'] as string;
         const template = this.templates.get(kind);
         if (!template) {
+          if (this.broken.has(kind)) return; // its PolicyTemplate's problems are reported
           const known = [...this.templates.keys()];
           this.report(i, '/kind', 'UNKNOWN_KIND', `no PolicyTemplate defines kind "${kind}"${didYouMean(kind, known)}${known.length ? ` (defined: ${known.join(', ')})` : '; load its PolicyTemplate in the same set'}`);
           return;
@@ -205,6 +208,7 @@ class Loader {
     }
     const unit = this.compileUnit(doc, i, kind);
     if (unit) this.templates.set(kind, { unit, doc: i });
+    else this.broken.add(kind);
   }
 
   private compileUnit(doc: PolicyDocument, i: number, kind: string): TemplateUnit | undefined {
