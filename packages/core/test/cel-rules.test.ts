@@ -177,3 +177,46 @@ spec:
     expect(d.violations[0]!.message).toBe('no parameters were found for Policy "replica-limit" and onParameterSelectionNoMatch is deny');
   });
 });
+
+describe('adapter profiles', () => {
+  const VAP_LIKE = `
+apiVersion: verdict.dev/v1
+kind: Policy
+metadata: {name: replicas}
+spec:
+  validate:
+    - name: max
+      expression: "object.spec.replicas <= params.max"
+      message: "  replicas above {{params.max}}  "
+    - name: trimmed
+      expression: "false"
+      messageExpression: "'  padded  '"
+`;
+  function setup() {
+    const set = compilePolicies(parsePolicyDocuments(VAP_LIKE), {
+      cel: {
+        profile: () => ({
+          names: ['object', 'params'],
+          literalMessages: true,
+          activation: (input) => ({ object: input['object'], params: { max: 2 } }),
+        }),
+        refuse: { http: 'http is not available: it needs the network' },
+      },
+    });
+    return { evaluate: (replicas: number) => set.evaluate({ object: { spec: { replicas } } }) };
+  }
+
+  it('gives CEL the profile names and keeps messages literal and trimmed', () => {
+    const d = setup().evaluate(3);
+    expect(d.violations.map((v) => v.message)).toEqual(['replicas above {{params.max}}', 'padded']);
+    expect(setup().evaluate(1).violations.map((v) => v.rule)).toEqual(['trimmed']);
+  });
+
+  it('refuses names outside the profile with a did-you-mean, and refused names with the adapter reason', () => {
+    const load = (expression: string) => () => compilePolicies(parsePolicyDocuments(VAP_LIKE.replace('"object.spec.replicas <= params.max"', JSON.stringify(expression))), {
+      cel: { profile: () => ({ names: ['object', 'params'], activation: () => ({}) }), refuse: { http: 'http is not available: it needs the network' } },
+    });
+    expect(load('objct.spec.replicas > 0')).toThrow(/undeclared reference to "objct" \(did you mean "object"\?\)/);
+    expect(load('http.get("x") == ""')).toThrow(/http is not available: it needs the network/);
+  });
+});

@@ -15,6 +15,11 @@ import { fromCel, toCel, celTypeName, type CelCache } from './values.js';
 export interface CelProfile {
   /** The only free names expressions may use (besides `variables`); any other is a load error. */
   readonly names: readonly string[];
+  /**
+   * `message` is literal text, never a `{{ }}` template, and is trimmed (ValidatingAdmissionPolicy and
+   * Gatekeeper's CEL templates: the API server never expands templates). Default false.
+   */
+  readonly literalMessages?: boolean;
   /** The root values, built once per policy evaluation (per parameter set) from the input and the parameters. */
   activation(input: Readonly<Record<string, unknown>>, parameters: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
 }
