@@ -3,13 +3,14 @@
  * on a copy-on-write view of the input, then validations on the result. A
  * {@link Run} collects what the decision reports.
  */
+import { computedVariables } from './cel/rule.js';
 import { BudgetExceeded, type CostMeter } from './budget.js';
 import { ComparisonError } from './logic/compare.js';
 import { truthy, rootStep, type Fn, type Scope } from './logic/scope.js';
 import type { CompiledPolicy, CompiledValidate } from './compile.js';
 import { CowDocument, type PatchOperation } from './mutate.js';
 import type { PathResolver } from './template.js';
-import type { Decision, DecisionError, DecisionErrorCode, PolicyTrace, RuleTrace, Violation } from './types.js';
+import type { Annotation, Decision, DecisionError, DecisionErrorCode, PolicyTrace, RuleTrace, Violation } from './types.js';
 import { describeType, ownGet, toPointer } from './util/object.js';
 
 /** A policy whose rules run, with its scope (parameters chosen) and trace. */
@@ -17,6 +18,8 @@ export interface Active {
   policy: CompiledPolicy;
   scope: Scope;
   trace: PolicyTrace;
+  /** With evaluation-time parameter sets: the index of this run's set. */
+  parameterSet?: number;
 }
 
 /** Reads a template path from the scope: `undefined` when any step is missing. */
@@ -78,7 +81,9 @@ export class Run {
   /** @param meter the evaluation's cost meter, shared by every policy's scope */
   constructor(readonly limits: RunLimits, readonly meter: CostMeter) {}
 
-  violate(policy: CompiledPolicy, rule: string, message: string, path?: string): void {
+  readonly annotations: Annotation[] = [];
+
+  violate(policy: CompiledPolicy, rule: string, message: string, extra?: Details): void {
     if (policy.enforcementAction === 'deny') this.allowed = false;
     else if (policy.enforcementAction === 'warn') this.warn(`[${policy.name}] ${message}`);
     if (this.violations.length >= this.limits.violations) {
@@ -87,7 +92,7 @@ export class Run {
       return;
     }
     const v: Violation = { policy: policy.name, kind: policy.kind, rule, message, enforcementAction: policy.enforcementAction };
-    if (path !== undefined) v.path = path;
+    if (extra) Object.assign(v, extra);
     this.violations.push(v);
   }
 
@@ -96,9 +101,17 @@ export class Run {
     else this.warnings.push(message);
   }
 
-  fail(policy: CompiledPolicy, code: DecisionErrorCode, message: string, rule?: string): void {
+  /** Records an error of `policy`; `at` names the rule (a string) or the rule and the parameter set. */
+  fail(policy: CompiledPolicy, code: DecisionErrorCode, message: string, at?: string | { rule?: string; parameterSet?: number | undefined }): void {
     const e: DecisionError = { code, message, policy: policy.name, kind: policy.kind, enforcementAction: policy.enforcementAction };
+    const { rule, parameterSet } = typeof at === 'string' ? { rule: at, parameterSet: undefined } : (at ?? {});
     if (rule !== undefined) e.rule = rule;
+    if (parameterSet !== undefined) e.parameterSet = parameterSet;
+    if (policy.template.failurePolicy === 'Ignore') {
+      e.ignored = true;
+      this.errors.push(e);
+      return;
+    }
     this.errors.push(e);
     if (policy.enforcementAction === 'deny') this.allowed = false;
     else if (policy.enforcementAction === 'warn') this.warn(`[${policy.name}] ${message}`);
@@ -108,16 +121,17 @@ export class Run {
    * A failed validate rule. Its message is rendered (charged by its length,
    * then capped) only when the decision will list it.
    */
-  ruleFailed(policy: CompiledPolicy, rule: CompiledValidate, scope: Scope, element?: number): void {
+  ruleFailed(a: Active, rule: CompiledValidate, element?: number): void {
+    const { policy, scope } = a;
     const max = this.limits.violations;
     if (this.violations.length >= max && (policy.enforcementAction !== 'warn' || this.warnings.length >= max)) {
       this.violate(policy, rule.name, '');
       return;
     }
-    const message = rule.message.render(resolverFor(scope));
+    const message = messageOf(rule, scope);
     scope.meter.spendText(message.length);
     const path = element === undefined || rule.forEachPath === undefined ? undefined : `${rule.forEachPath}/${element}`;
-    this.violate(policy, rule.name, capMessage(message, this.limits.messageLength), path);
+    this.violate(policy, rule.name, capMessage(message, this.limits.messageLength), details(rule, a, path));
   }
 }
 
@@ -170,6 +184,32 @@ export function mutatePhase(active: readonly Active[], input: Record<string, unk
   return { doc, patch };
 }
 
+/** The longest messageExpression result used (the API server's MaxEvaluatedMessageExpressionSizeBytes, 5 KiB). */
+const MAX_MESSAGE_EXPRESSION_LENGTH = 5 * 1024;
+
+/**
+ * The message of a failed validation: `messageExpression` when it gives a non-empty single-line string,
+ * else `message`, else (a CEL validation without one) "failed expression: <expression>" (the API server's rule).
+ */
+function messageOf(rule: CompiledValidate, scope: Scope): string {
+  if (rule.messageExpression) {
+    try {
+      // As the API server (validator.go): trimmed, single-line, non-empty and at most 5 KiB, else the fallback.
+      const value = rule.messageExpression(undefined, scope);
+      const text = typeof value === 'string' ? value.trim() : '';
+      if (text !== '' && !text.includes('\n') && text.length <= MAX_MESSAGE_EXPRESSION_LENGTH) return text;
+    } catch (error) {
+      if (error instanceof BudgetExceeded) throw error;
+      // The API server falls back to the static message when messageExpression fails; so do we.
+    }
+  }
+  if (rule.literalMessage !== undefined) {
+    const text = rule.literalMessage.trim();
+    if (text !== '') return text;
+  } else if (rule.hasMessage || rule.expression === undefined) return rule.message.render(resolverFor(scope));
+  return `failed expression: ${rule.expression?.trim() ?? rule.name}`;
+}
+
 /**
  * Whether a validate rule holds. A comparison with no answer (a missing or
  * unordered value, see logic/compare.ts) fails the rule, negated or not; the
@@ -212,7 +252,7 @@ export function validatePhase(active: readonly Active[], input: Record<string, u
               scope.element = list[i];
               if (!holds(rule.rule, scope, entry, i)) {
                 failed++;
-                run.ruleFailed(a.policy, rule, scope, i);
+                run.ruleFailed(a, rule, i);
               }
             }
           } finally {
@@ -224,14 +264,42 @@ export function validatePhase(active: readonly Active[], input: Record<string, u
           if (failed > 0) entry.result = 'fail';
         } else if (!holds(rule.rule, scope, entry)) {
           entry.result = 'fail';
-          run.ruleFailed(a.policy, rule, scope);
+          run.ruleFailed(a, rule);
         }
       } catch (error) {
         entry.result = 'error';
         entry.message = (error as Error).message;
         passBudget(error, a.policy, rule.name);
-        run.fail(a.policy, 'RULE_ERROR', `rule "${rule.name}" failed: ${entry.message}`, rule.name);
+        run.fail(a.policy, 'RULE_ERROR', `rule "${rule.name}" failed: ${entry.message}`, { rule: rule.name, parameterSet: a.parameterSet });
       }
+    }
+    annotate(a, run);
+    const variables = computedVariables(a.scope);
+    if (variables) a.trace.variables = variables;
+  }
+}
+
+type Details = Pick<Violation, 'path' | 'validation' | 'reason' | 'parameterSet'>;
+
+function details(rule: CompiledValidate, a: Active, path: string | undefined): Details | undefined {
+  if (rule.expression === undefined && rule.reason === undefined && a.parameterSet === undefined) return path === undefined ? undefined : { path };
+  const out: Details = path === undefined ? { validation: rule.index } : { path, validation: rule.index };
+  if (rule.reason !== undefined) out.reason = rule.reason;
+  if (a.parameterSet !== undefined) out.parameterSet = a.parameterSet;
+  return out;
+}
+
+/** CEL audit annotations of a policy that applied: strings are published, null leaves the key out. */
+function annotate(a: Active, run: Run): void {
+  for (const annotation of a.policy.template.annotations) {
+    try {
+      const value = annotation.value(undefined, a.scope);
+      if (value === null) continue;
+      if (typeof value !== 'string') throw new Error(`valueExpression must give a string or null, got ${describeType(value)}`);
+      run.annotations.push({ policy: a.policy.name, kind: a.policy.kind, key: annotation.key, value });
+    } catch (error) {
+      if (error instanceof BudgetExceeded) throw error;
+      run.fail(a.policy, 'RULE_ERROR', `audit annotation "${annotation.key}": ${(error as Error).message}`, { parameterSet: a.parameterSet });
     }
   }
 }
