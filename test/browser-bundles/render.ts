@@ -38,8 +38,8 @@ ES2022 with the browser export conditions, minified and gzipped (level 9); an ad
 |---|---|---|
 ${rows.join('\n')}
 
-Most of core is its dependencies: Ajv (JSON Schema), yaml, re2js (linear-time regular expressions), brace-expansion,
-json-logic-js and fast-json-patch. A test fails when a bundle grows more than ${Math.round(budget.tolerance * 100)}% past these
+Most of core is its dependencies: cel-js (CEL), Ajv (JSON Schema), yaml, re2js (linear-time regular expressions),
+brace-expansion and fast-json-patch. A test fails when a bundle grows more than ${Math.round(budget.tolerance * 100)}% past these
 figures (\`test/browser-bundles/budget.json\`); after a deliberate change, \`npx -y pnpm@10 size\` records the new
 sizes here and in the budget.
 ${SECTION_END}`;
