@@ -26,7 +26,7 @@ export const outDir = process.env['VERDICT_SITE_OUT'] ?? resolve(root, 'site/dis
 
 /**
  * For a relative link of `page` to a README.md page or its directory: the link to the index it is served as;
- * for a link to a directory without a README: its listing page.
+ * for a link to a directory without a README: its listing page; for a link to a linked source file: the link as it is.
  */
 function servedPage(page: string, href: string): string | undefined {
   if (/^([a-z][a-z0-9+.-]*:|#|\/\/)/i.test(href)) return undefined;
@@ -34,6 +34,8 @@ function servedPage(page: string, href: string): string | undefined {
   const target = resolveLink(page, decodeURIComponent(path));
   if (target === undefined) return undefined;
   if (sources.directories.includes(target)) return `./${posix.relative(posix.dirname(page), posix.join(target, 'index.html'))}`;
+  // A linked file (template.yaml, LICENSE, ...) is copied as it is: its link stays, whatever its extension.
+  if (sources.files.includes(target)) return href;
   const readme = [target, posix.join(target, 'README.md')].find((candidate) => rewrites[candidate]);
   if (readme === undefined) return undefined;
   const relative = posix.relative(posix.dirname(page), rewrites[readme] as string) || 'index.md';
@@ -89,8 +91,9 @@ export default defineConfig({
         const served = href && env.relativePath ? servedPage(env.relativePath, href) : undefined;
         if (token && served !== undefined) {
           token.attrSet('href', served);
-          // Listing pages are not VitePress pages: the browser loads them, the client router does not.
-          if (served.endsWith('/index.html')) token.attrSet('target', '_self');
+          // Listing pages and source files are not VitePress pages: the browser loads them, the client router
+          // does not (a target also keeps VitePress from adding `.html` to a file without an extension).
+          if (served === href || served.endsWith('/index.html')) token.attrSet('target', '_self');
         }
         return link ? link(tokens, idx, options, env, self) : self.renderToken(tokens, idx, options);
       };
