@@ -17,7 +17,7 @@ import type { AdapterId } from '../playground/src/run.js';
 export const DEFAULT_EXAMPLE = { file: 'examples/kubernetes-webhook/webhook.verdict.yaml', suite: 0, caseName: /64g team/ };
 
 /** Example directories first in the picker; the rest follow alphabetically. */
-const ORDER = ['kubernetes-webhook', 'parameter-selection', 'gatekeeper-library', 'validating-admission-policy', 'ci', 'spinnaker'];
+const ORDER = ['kubernetes-webhook', 'parameter-selection', 'gatekeeper-library', 'cel-policies', 'validating-admission-policy', 'ci', 'spinnaker'];
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -18,6 +18,13 @@ describe("the playground's examples", () => {
     expect(new Set(examples.map((e) => e.id)).size).toBe(examples.length);
   });
 
+  it('include a gatekeeper-library port, CEL policies, the GitLab scenarios and the Fiat permissions, in the picker order', () => {
+    const { examples } = setup();
+    const directories = [...new Set(examples.map((e) => e.source.split('/')[1]))];
+    const named = ['kubernetes-webhook', 'gatekeeper-library', 'cel-policies', 'ci', 'spinnaker'];
+    expect(directories.filter((dir) => named.includes(dir as string))).toEqual(named);
+  });
+
   it('answer every case of every suite as the suite expects, through the code the page runs', async () => {
     const { examples } = setup();
     for (const example of examples) {
