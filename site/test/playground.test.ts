@@ -133,7 +133,7 @@ describe('the playground', () => {
     await page.close();
   });
 
-  it('takes the screenshot shown in the README', async () => {
+  it('takes the screenshot shown in the README, each editor inside its column', async () => {
     const { site, browser } = await session.get();
     const page = await browser.newPage();
     const file = join(mkdtempSync(join(tmpdir(), 'verdict-screenshot-')), 'playground.png');
@@ -141,6 +141,12 @@ describe('the playground', () => {
     const png = readFileSync(file);
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
     expect(png.readUInt32BE(16)).toBe(1400);
+    // A long line or hint once stretched the editors under the decision.
+    const resultLeft = (await page.locator('.pane.result').boundingBox())?.x ?? 0;
+    for (const pane of ['policies', 'input', 'settings']) {
+      const box = await page.locator(`.pane.${pane}`).boundingBox();
+      expect((box?.x ?? 0) + (box?.width ?? Infinity), pane).toBeLessThanOrEqual(resultLeft);
+    }
     await page.close();
   });
 });
