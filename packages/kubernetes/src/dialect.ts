@@ -6,10 +6,11 @@
 import { loadPolicySet, type MatchDialect, type PolicySet, type PolicySource, type Selector } from '@verdict/core';
 import { AdmissionError } from './errors.js';
 import { compileGatekeeperMatch } from './match-gatekeeper.js';
+import { compileMatchResources, MATCH_RESOURCES_KEYS } from './match-resources.js';
 import { compileWebhookMatch } from './match-webhook.js';
 
 const GATEKEEPER_ONLY = ['kinds', 'scope', 'namespaces', 'excludedNamespaces', 'name', 'source'] as const;
-const WEBHOOK_ONLY = ['rules', 'objectSelector', 'namespace'] as const;
+const WEBHOOK_ONLY = ['rules', 'objectSelector', 'namespace', ...MATCH_RESOURCES_KEYS] as const;
 const SHARED = ['labelSelector', 'namespaceSelector'] as const;
 
 /**
@@ -17,7 +18,9 @@ const SHARED = ['labelSelector', 'namespaceSelector'] as const;
  * - Gatekeeper: `kinds`, `scope`, `namespaces`, `excludedNamespaces`, `labelSelector`,
  *   `namespaceSelector`, `name`, `source`, with Gatekeeper's semantics exactly;
  * - webhook: `rules`, `objectSelector`, `namespaceSelector` (and shell-operator's
- *   `labelSelector` and `namespace.labelSelector`), with the apiserver's semantics.
+ *   `labelSelector` and `namespace.labelSelector`), with the apiserver's semantics;
+ * - MatchResources (ValidatingAdmissionPolicy): `resourceRules`, `excludeResourceRules`,
+ *   `matchPolicy`, `objectSelector`, `namespaceSelector`.
  * A block holding `rules`, `objectSelector` or `namespace` is a webhook block; the
  * two vocabularies cannot be mixed in one block (combine blocks with `all`).
  */
@@ -31,7 +34,7 @@ export const kubernetesDialect: MatchDialect = Object.freeze({
       for (const key of mixed) {
         ctx.problem(`/${key}`, `"${key}" is Gatekeeper match vocabulary but this block uses the webhook key "${webhook}"; they read selectors differently, so put them in separate blocks (all: [{${webhook}: …}, {${key}: …}])`);
       }
-      return compileWebhookMatch(block, ctx);
+      return MATCH_RESOURCES_KEYS.some((k) => block[k] !== undefined) ? compileMatchResources(block, ctx) : compileWebhookMatch(block, ctx);
     }
     return compileGatekeeperMatch(block, ctx);
   },
