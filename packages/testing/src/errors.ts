@@ -7,7 +7,9 @@ export type SuiteErrorCode =
   /** A suite file is not valid YAML or does not follow the suite schema; `problems` lists every reason. */
   | 'SUITE_INVALID'
   /** An input or policy file a suite names cannot be read or parsed. */
-  | 'FILE_UNREADABLE';
+  | 'FILE_UNREADABLE'
+  /** An input needs an adapter package (`@verdict/kubernetes`, `@verdict/ci`, `@verdict/spinnaker`) that is not installed. */
+  | 'ADAPTER_NOT_INSTALLED';
 
 /** One reason a suite file was rejected, with its place in the file. */
 export interface SuiteProblem {
@@ -27,7 +29,7 @@ export function formatSuiteProblem(problem: SuiteProblem): string {
   return `${where}${problem.path ? ` at ${problem.path}` : ''}: ${problem.message}`;
 }
 
-/** Thrown by the suite runner's loading functions. */
+/** Thrown by the suite runner's loading functions and by evaluators that cannot start. */
 export class SuiteError extends VerdictError<SuiteErrorCode> {
   override readonly name = 'SuiteError';
   readonly problems: readonly SuiteProblem[];

@@ -7,9 +7,7 @@
 import { compilePolicies, parsePolicyDocuments, type PolicyDocument } from '@verdict/core';
 import { decisionOutcome, type Outcome } from './outcome.js';
 import type { AdapterName, KubernetesSuiteOptions } from './suite/types.js';
-import { createKubernetesEvaluator } from './adapters/kubernetes.js';
-import { createCiEvaluator } from './adapters/ci.js';
-import { createSpinnakerEvaluator } from './adapters/spinnaker.js';
+import { loadAdapter } from './adapters/registry.js';
 
 /** How one input is presented (used for bare Kubernetes objects). */
 export interface InputOptions {
@@ -69,21 +67,17 @@ function coreEvaluator(documents: readonly PolicyDocument[]): Evaluator {
 }
 
 /**
- * Builds the evaluator for `adapter` over `documents`. Throws
- * `PolicyLoadError` when the policies do not load, and the adapter's own
- * error for invalid adapter options.
+ * Builds the evaluator for `adapter` over `documents`. The adapter's package
+ * (`@verdict/kubernetes`, `@verdict/ci`, `@verdict/spinnaker`) is loaded on
+ * first use; it is an optional peer dependency. Throws `PolicyLoadError` when
+ * the policies do not load, `SuiteError('ADAPTER_NOT_INSTALLED')` when the
+ * adapter's package is missing, and the adapter's own error for invalid
+ * adapter options.
  */
 export async function createEvaluator(adapter: AdapterName, documents: readonly PolicyDocument[], options: AdapterOptions = {}): Promise<Evaluator> {
-  switch (adapter) {
-    case 'core':
-      return coreEvaluator(documents);
-    case 'kubernetes':
-      return createKubernetesEvaluator(documents, options);
-    case 'ci':
-      return createCiEvaluator(documents, options);
-    case 'spinnaker':
-      return createSpinnakerEvaluator(documents, options);
-  }
+  if (adapter === 'core') return coreEvaluator(documents);
+  const create = await loadAdapter(adapter);
+  return create(documents, options);
 }
 
 /** A memo of evaluators per adapter for one policy set. */

@@ -1,9 +1,15 @@
 import '@verdict/testing/vitest';
 import { describe, expect, it } from 'vitest';
-import {
-  admissionReviewFor, checkAssertion, ciJobFor, createEvaluator, decisionOutcome, describeSelection, detectAdapter, detectPolicyAdapter, diffLines,
-  evaluateInput, fiatQueryFor, formatCaseFailure, formatTrace, inline, lintPolicies, loadPoliciesFor, namespaceLabelsOf, parseInput, summaryLine, textMatches,
-} from '@verdict/testing';
+import { createEvaluator, detectAdapter, evaluateInput, formatCaseFailure, formatTrace, summaryLine } from '@verdict/testing';
+import { ciJobFor } from '@verdict/testing/ci';
+import { inline, parseInput } from '@verdict/testing/internal';
+import { admissionReviewFor, namespaceLabelsOf } from '@verdict/testing/kubernetes';
+import { fiatQueryFor } from '@verdict/testing/spinnaker';
+import { checkAssertion } from '../src/checks.js';
+import { decisionOutcome } from '../src/outcome.js';
+import { diffLines } from '../src/report.js';
+import { textMatches } from '../src/text.js';
+import { describeSelection } from '../src/trace.js';
 import { parsePolicyDocuments } from '@verdict/core';
 import { MEMORY_POLICIES, memoryPolicies, pod } from './helpers.js';
 
@@ -45,43 +51,6 @@ describe('fixtures', () => {
   it('parses one input document and refuses two', () => {
     expect(parseInput('{"a": 1}', 'x.json')).toEqual({ a: 1 });
     expect(() => parseInput('a: 1\n---\nb: 2\n', 'x.yaml')).toThrowError('input x.yaml must hold exactly one document (found 2)');
-  });
-});
-
-describe('policy adapters', () => {
-  it('tells the adapter from the documents\' vocabulary', () => {
-    const gatekeeper = parsePolicyDocuments('apiVersion: constraints.gatekeeper.sh/v1beta1\nkind: X\nmetadata: {name: x}\nspec: {}\n');
-    expect(detectPolicyAdapter(gatekeeper)).toBe('kubernetes');
-    expect(detectPolicyAdapter(parsePolicyDocuments('kind: Policy\nmetadata: {name: x}\nspec: {match: {users: [alice]}}\n'))).toBe('ci');
-    expect(detectPolicyAdapter(parsePolicyDocuments('kind: SpinnakerPermissions\nmetadata: {name: x}\nspec: {}\n'))).toBe('spinnaker');
-    expect(detectPolicyAdapter(parsePolicyDocuments(MEMORY_POLICIES))).toBe('core');
-  });
-
-  it('compiles as the adapter does and lints Gatekeeper selectors through the core translation', () => {
-    const docs = parsePolicyDocuments(`${MEMORY_POLICIES.split('---')[0]}---
-apiVersion: constraints.gatekeeper.sh/v1beta1
-kind: K8sMemoryLimits
-metadata: {name: gk}
-spec:
-  match:
-    kinds: [{apiGroups: [""], kinds: [Pod]}]
-    namespaceSelector: {matchExpressions: [{key: team, operator: NotIn, values: [big]}]}
-  parameters: {limit: 1Gi}
-  parameterSelection:
-    - match: {namespaceSelector: {matchLabels: {team: big}}}
-      parameters: {limit: 32Gi}
-    - match: {kinds: [{apiGroups: [""], kinds: [Pod]}]}
-      parameters: {limit: 8Gi}
-    - match: {kinds: [{apiGroups: [""], kinds: [Pod]}]}
-      parameters: {limit: 4Gi}
-`, { source: 'gk.yaml' });
-    expect(loadPoliciesFor('kubernetes', docs).mutationTarget).toBe('/object');
-    const findings = lintPolicies('kubernetes', docs);
-    expect(findings.map((f) => [f.code, f.entry, f.path, f.line])).toEqual([
-      ['UNREACHABLE_ENTRY', 0, '/spec/parameterSelection/0/match', 23],
-      ['UNREACHABLE_ENTRY', 2, '/spec/parameterSelection/2/match', 27],
-    ]);
-    expect(lintPolicies('core', parsePolicyDocuments(MEMORY_POLICIES))).toEqual([]);
   });
 });
 

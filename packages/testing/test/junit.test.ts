@@ -1,6 +1,7 @@
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { escapeXml, runSuites, toJUnitXml, type SuiteReport } from '@verdict/testing';
+import { runSuites, toJUnitXml, type SuiteReport } from '@verdict/testing';
+import { escapeXml } from '../src/junit.js';
 import { MEMORY_POLICIES, tempTree } from './helpers.js';
 
 const SUITE = `

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { findSuites, loadSuiteFile, runSuites, SuiteError, summaryLine, type CaseResult } from '@verdict/testing';
+import { runSuites, SuiteError, summaryLine, type CaseResult } from '@verdict/testing';
+import { loadSuiteFile } from '@verdict/testing/internal';
+import { findSuites } from '../src/files.js';
 import { MEMORY_POLICIES, tempTree } from './helpers.js';
 
 const SUITE = `

@@ -1,5 +1,6 @@
 /** A short, readable summary of an answer, for `eval -o text` and the head of `explain`. */
-import { inline, type Outcome } from '@verdict/testing';
+import type { Outcome } from '@verdict/testing';
+import { inline } from '@verdict/testing/internal';
 import type { Style } from '../io.js';
 
 function verdictWord(outcome: Outcome, s: Style): string {

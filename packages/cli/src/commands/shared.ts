@@ -1,7 +1,8 @@
 /** What eval, explain and validate share: reading policies, the input and the adapter settings. */
 import { dirname, resolve } from 'node:path';
 import { formatProblem, PolicyLoadError, VerdictError, type PolicyDocument } from '@verdict/core';
-import { evaluateInput, parseInput, readInputFile, readPolicyFiles, type AdapterName, type EvaluateInputOptions, type Outcome } from '@verdict/testing';
+import { evaluateInput, type AdapterName, type EvaluateInputOptions, type Outcome } from '@verdict/testing';
+import { parseInput, readInputFile, readPolicyFiles } from '@verdict/testing/internal';
 import { choice, list, pairs, str, type Options, type Parsed } from '../args.js';
 import { CliError, EXIT, type Io } from '../io.js';
 

@@ -1,6 +1,9 @@
 /** `verdict validate <paths...>`: load and schema-check policy files, every override included, then lint them. */
 import { formatProblem, PolicyLoadError, type LintFinding, type Problem } from '@verdict/core';
-import { detectPolicyAdapter, lintPolicies, loadPoliciesFor, readPolicyFiles, type AdapterName } from '@verdict/testing';
+import type { AdapterName } from '@verdict/testing';
+import { readPolicyFiles } from '@verdict/testing/internal';
+import { detectPolicyAdapter, loadPoliciesFor } from '../policy/detect.js';
+import { lintPolicies } from '../policy/lint.js';
 import { choice, parse, str } from '../args.js';
 import { CliError, EXIT, styleFor, type Io } from '../io.js';
 import type { Command } from './command.js';

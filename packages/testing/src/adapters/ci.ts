@@ -2,11 +2,11 @@
  * CI job inputs: jobs go through `createJobAdmission` (a chain from the
  * suite's `ci.chain`, or one instance level over the suite's policies); each
  * level's decision is re-evaluated with `explain: true` and the levels'
- * traces are joined for the matchers and the report.
+ * traces are joined for the matchers and the report. Also the CI job fixture.
  */
 import { resolve } from 'node:path';
 import type { Decision, PolicyDocument } from '@verdict/core';
-import { createJobAdmission, loadJobPolicies, type JobExplanation, type Level, type Runner } from '@verdict/ci';
+import { createJobAdmission, loadJobPolicies, type JobExplanation, type JobPayload, type Level, type Runner } from '@verdict/ci';
 import { SuiteError } from '../errors.js';
 import type { AdapterOptions, Evaluator } from '../evaluate.js';
 import { readInputFile, readPolicyFiles } from '../files.js';
@@ -76,4 +76,15 @@ export function createCiEvaluator(documents: readonly PolicyDocument[], options:
       return toOutcome(explanation.response, joined(explanation, chain));
     },
   };
+}
+
+let nextJobId = 1;
+
+/**
+ * A CI job as GitLab's runner admission controller design sends it:
+ * `{id, variables, tags}`. Variable values are kept as given (GitLab sends
+ * strings and numbers); `id` defaults to a counter starting at 1.
+ */
+export function ciJobFor(variables: Record<string, string | number | boolean>, tags: readonly string[] = [], options: { id?: number | string } = {}): JobPayload {
+  return { id: options.id ?? nextJobId++, variables: { ...variables }, tags: [...tags] } as JobPayload;
 }

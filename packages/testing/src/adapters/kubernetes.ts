@@ -17,11 +17,18 @@ export type ReviewFixtureOptions = AdmissionReviewOptions & {
   namespaceLabels?: Record<string, string>;
 };
 
-const remembered = new WeakMap<object, Record<string, string>>();
+/**
+ * Where a review keeps the namespace labels it was built with: a registered
+ * symbol in a non-enumerable property, so JSON and deep equality ignore it and
+ * every copy of this module (the ESM and CJS builds, each entry point) sees it.
+ */
+const NAMESPACE_LABELS = Symbol.for('@verdict/testing.namespaceLabels');
 
 /** The namespace labels given to {@link admissionReviewFor} for this review, if any. */
 export function namespaceLabelsOf(review: unknown): Record<string, string> | undefined {
-  return typeof review === 'object' && review !== null ? remembered.get(review) : undefined;
+  if (typeof review !== 'object' || review === null) return undefined;
+  const labels: unknown = (review as Record<symbol, unknown>)[NAMESPACE_LABELS];
+  return labels === undefined ? undefined : { ...(labels as Record<string, string>) };
 }
 
 /**
@@ -34,7 +41,7 @@ export function namespaceLabelsOf(review: unknown): Record<string, string> | und
 export function admissionReviewFor(object: KubernetesObject | null, options: ReviewFixtureOptions = {}): AdmissionReview {
   const { namespaceLabels, ...rest } = options;
   const review = reviewFor(object, rest);
-  if (namespaceLabels) remembered.set(review, { ...namespaceLabels });
+  if (namespaceLabels) Object.defineProperty(review, NAMESPACE_LABELS, { value: { ...namespaceLabels }, enumerable: false });
   return review;
 }
 

@@ -1,13 +1,14 @@
 /**
  * Fiat queries: answered by `createPermissionEvaluator` over the suite's
  * `spinnaker:` settings, with the suite's policies as a permission source;
- * the resource's policy decision (explain mode) is kept for the trace.
+ * the resource's policy decision (explain mode) is kept for the trace. Also
+ * the Fiat query fixture.
  */
 import { resolve } from 'node:path';
 import type { Decision, PolicyDocument } from '@verdict/core';
 import {
   createPermissionEvaluator, fiatQuery, policyPermissionSource, resourceInput,
-  type FiatDefinitions, type PermissionEvaluatorConfig, type PolicyPermissionSource, type ResourcePermissionSource, type ResourceRef,
+  type FiatDefinitions, type FiatQuery, type PermissionEvaluatorConfig, type PolicyPermissionSource, type ResourcePermissionSource, type ResourceRef,
 } from '@verdict/spinnaker';
 import type { AdapterOptions, Evaluator } from '../evaluate.js';
 import { readInputFile } from '../files.js';
@@ -55,4 +56,13 @@ export function createSpinnakerEvaluator(documents: readonly PolicyDocument[], o
       return toOutcome({ ...answer }, decision);
     },
   };
+}
+
+/**
+ * A Fiat query "may `user` do `authorization` on `resourceName` of
+ * `resourceType`?", checked and normalised by `@verdict/spinnaker`'s
+ * `fiatQuery` (`applications` → `application`, `read` → `READ`).
+ */
+export function fiatQueryFor(user: string, authorization: string, resourceType: string, resourceName: string): FiatQuery {
+  return fiatQuery({ user, authorization, resourceType, resourceName });
 }

@@ -11,8 +11,8 @@
  */
 import { compilePolicies, sourceLocation, type LintFinding, type PolicyDocument } from '@verdict/core';
 import { PERMISSIONS_KIND, PERMISSIONS_TEMPLATE } from '@verdict/spinnaker';
-import { loadPoliciesFor } from './policies.js';
-import type { AdapterName } from './suite/types.js';
+import { loadPoliciesFor } from './detect.js';
+import type { AdapterName } from '@verdict/testing';
 
 const CORE_KEYS = new Set(['labels', 'fields', 'when', 'all', 'any', 'not']);
 

@@ -7,7 +7,7 @@ import { compilePolicies, type MatchDialect, type PolicyDocument, type PolicySet
 import { ciMatchDialect, loadJobPolicies } from '@verdict/ci';
 import { kubernetesDialect, loadKubernetesPolicies } from '@verdict/kubernetes';
 import { PERMISSIONS_KIND, policyPermissionSource, spinnakerMatchDialect } from '@verdict/spinnaker';
-import type { AdapterName } from './suite/types.js';
+import type { AdapterName } from '@verdict/testing';
 
 const DIALECTS: ReadonlyArray<[AdapterName, MatchDialect]> = [['kubernetes', kubernetesDialect], ['ci', ciMatchDialect], ['spinnaker', spinnakerMatchDialect]];
 const CORE_KEYS = new Set(['labels', 'fields', 'when', 'all', 'any', 'not']);

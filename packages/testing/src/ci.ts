@@ -1,0 +1,6 @@
+/**
+ * `@verdict/testing/ci`: inputs for `@verdict/ci` (an optional peer
+ * dependency of `@verdict/testing`; install it to use this entry).
+ * @packageDocumentation
+ */
+export { ciJobFor } from './adapters/ci.js';

@@ -1,0 +1,13 @@
+/**
+ * `@verdict/testing/internal`: the pieces `@verdict/cli` shares with the
+ * suite runner (reading policy and input files, one-line rendering). Not part
+ * of the public API: it may change in any release, and the CLI depends on the
+ * exact same version of this package.
+ * @internal
+ * @packageDocumentation
+ */
+export { findPolicyFiles, readPolicyFiles, readInputFile, parseInput, displayPath } from './files.js';
+export { inline } from './text.js';
+export { loadSuiteFile, parseSuites } from './suite/parse.js';
+export { runSuite, checkExpectations } from './suite/run.js';
+export type { Suite, SuiteCase } from './suite/types.js';
