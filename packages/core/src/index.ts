@@ -7,6 +7,7 @@
  */
 export { parsePolicyDocuments, sourceLocation, type ParseOptions, type PolicyDocument } from './parse.js';
 export { compilePolicies, type CompileOptions } from './compile.js';
+export type { DocumentTranslator, TranslatedDocument, TranslatedUnit, TranslationContext } from './translate.js';
 export { loadPolicySet, type PolicySource } from './load.js';
 export { PolicySet } from './evaluate.js';
 export type { LintFinding } from './lint.js';

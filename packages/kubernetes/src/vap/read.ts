@@ -8,9 +8,7 @@
 import { validateLabelSelector, type LabelSelector } from '@verdict/core';
 import { isObject } from '../read.js';
 import { typeOf } from '../suggest.js';
-import {
-  objectList, optionalEnum, optionalObject, optionalString, requiredString, unknownKeys, type Report,
-} from './fields.js';
+import { FieldReader, type Report } from './fields.js';
 import { celIdentifierError, dnsLabelError, dnsSubdomainError, pathSegmentError, qualifiedNameError } from './names.js';
 import type { AdmissionPolicy, AuditAnnotation, NamedExpression, ParamKind, ParamRef, PolicyBinding, PolicyValidation, StatusReason, ValidationAction } from './types.js';
 
@@ -34,7 +32,7 @@ export function readName(doc: Readonly<Record<string, unknown>>, report: Report)
     report('/metadata', `metadata must be an object with a name (got ${typeOf(metadata)})`);
     return undefined;
   }
-  const name = requiredString(metadata, 'name', '/metadata', report);
+  const name = new FieldReader(metadata, '/metadata', report).required('name');
   if (name === undefined) return undefined;
   const error = dnsSubdomainError(name);
   if (error) report('/metadata/name', `metadata.name ${error}`);
@@ -48,20 +46,20 @@ export function readSpec(doc: Readonly<Record<string, unknown>>, known: readonly
     report('/spec', `spec must be an object (got ${typeOf(spec)})`);
     return undefined;
   }
-  unknownKeys(spec, known, '/spec', report, `the spec of a ${what}`);
+  new FieldReader(spec, '/spec', report).known(known, `the spec of a ${what}`);
   return spec;
 }
 
 function namedExpressions(spec: Readonly<Record<string, unknown>>, key: 'matchConditions' | 'variables', report: Report): NamedExpression[] {
   const out: NamedExpression[] = [];
   const names = new Set<string>();
-  const list = objectList(spec, key, '/spec', report);
+  const list = new FieldReader(spec, '/spec', report).list(key);
   if (key === 'matchConditions' && list.length > MAX_MATCH_CONDITIONS) report(`/spec/${key}`, `at most ${MAX_MATCH_CONDITIONS} match conditions are allowed (got ${list.length})`);
   list.forEach((item, i) => {
     const at = `/spec/${key}/${i}`;
-    unknownKeys(item, ['name', 'expression'], at, report, `an entry of ${key}`);
-    const name = requiredString(item, 'name', at, report);
-    const expression = requiredString(item, 'expression', at, report);
+    const f = new FieldReader(item, at, report).known(['name', 'expression'], `an entry of ${key}`);
+    const name = f.required('name');
+    const expression = f.required('expression');
     if (name !== undefined) {
       const error = key === 'variables' ? celIdentifierError(name) : qualifiedNameError(name);
       if (error) report(`${at}/name`, error);
@@ -74,37 +72,37 @@ function namedExpressions(spec: Readonly<Record<string, unknown>>, key: 'matchCo
 }
 
 function validations(spec: Readonly<Record<string, unknown>>, report: Report): PolicyValidation[] {
-  return objectList(spec, 'validations', '/spec', report).map((item, i) => {
+  return new FieldReader(spec, '/spec', report).list('validations').map((item, i) => {
     const at = `/spec/validations/${i}`;
-    unknownKeys(item, ['expression', 'message', 'messageExpression', 'reason'], at, report, 'a validation');
-    const out: PolicyValidation = { expression: requiredString(item, 'expression', at, report) ?? 'false' };
-    const message = optionalString(item, 'message', at, report);
+    const f = new FieldReader(item, at, report).known(['expression', 'message', 'messageExpression', 'reason'], 'a validation');
+    const out: PolicyValidation = { expression: f.required('expression') ?? 'false' };
+    const message = f.string('message');
     if (message !== undefined) {
       if (message.trim() === '') report(`${at}/message`, 'message must be non-empty if specified');
       else if (/[\n\r]/.test(message.trim())) report(`${at}/message`, 'message must not contain line breaks (use messageExpression for a computed message)');
       else out.message = message;
     }
-    const messageExpression = optionalString(item, 'messageExpression', at, report);
+    const messageExpression = f.string('messageExpression');
     if (messageExpression !== undefined) {
       if (messageExpression.trim() === '') report(`${at}/messageExpression`, 'messageExpression must be non-empty if specified');
       else out.messageExpression = messageExpression;
     }
-    const reason = optionalEnum(item, 'reason', REASONS, at, report);
+    const reason = f.oneOf('reason', REASONS);
     if (reason) out.reason = reason;
     return out;
   });
 }
 
 function auditAnnotations(spec: Readonly<Record<string, unknown>>, policyName: string, report: Report): AuditAnnotation[] {
-  const list = objectList(spec, 'auditAnnotations', '/spec', report);
+  const list = new FieldReader(spec, '/spec', report).list('auditAnnotations');
   if (list.length > MAX_AUDIT_ANNOTATIONS) report('/spec/auditAnnotations', `at most ${MAX_AUDIT_ANNOTATIONS} auditAnnotations are allowed (got ${list.length})`);
   const keys = new Set<string>();
   const out: AuditAnnotation[] = [];
   list.forEach((item, i) => {
     const at = `/spec/auditAnnotations/${i}`;
-    unknownKeys(item, ['key', 'valueExpression'], at, report, 'an audit annotation');
-    const key = requiredString(item, 'key', at, report);
-    const valueExpression = requiredString(item, 'valueExpression', at, report);
+    const f = new FieldReader(item, at, report).known(['key', 'valueExpression'], 'an audit annotation');
+    const key = f.required('key');
+    const valueExpression = f.required('valueExpression');
     if (key !== undefined) {
       const error = qualifiedNameError(`${policyName}/${key}`);
       if (error) report(`${at}/key`, `"${policyName}/${key}" (policy name/key) must be a qualified name: ${error}`);
@@ -120,12 +118,12 @@ function auditAnnotations(spec: Readonly<Record<string, unknown>>, policyName: s
 }
 
 function paramKind(spec: Readonly<Record<string, unknown>>, report: Report): ParamKind | undefined {
-  const value = optionalObject(spec, 'paramKind', '/spec', report);
+  const value = new FieldReader(spec, '/spec', report).object('paramKind');
   if (!value) return undefined;
   const at = '/spec/paramKind';
-  unknownKeys(value, ['apiVersion', 'kind'], at, report, 'paramKind');
-  const apiVersion = requiredString(value, 'apiVersion', at, report);
-  const kind = requiredString(value, 'kind', at, report);
+  const f = new FieldReader(value, at, report).known(['apiVersion', 'kind'], 'paramKind');
+  const apiVersion = f.required('apiVersion');
+  const kind = f.required('kind');
   if (apiVersion !== undefined) {
     const parts = apiVersion.split('/');
     const [group, version] = parts.length === 1 ? ['', parts[0]!] : [parts[0]!, parts[1] ?? ''];
@@ -153,9 +151,10 @@ export function readAdmissionPolicy(doc: Readonly<Record<string, unknown>>, docu
   const name = readName(doc, count);
   const spec = readSpec(doc, POLICY_SPEC, 'ValidatingAdmissionPolicy', count);
   if (!spec) return undefined;
-  const failurePolicy = optionalEnum(spec, 'failurePolicy', ['Fail', 'Ignore'] as const, '/spec', count) ?? 'Fail';
+  const f = new FieldReader(spec, '/spec', count);
+  const failurePolicy = f.oneOf('failurePolicy', ['Fail', 'Ignore'] as const) ?? 'Fail';
   const kind = paramKind(spec, count);
-  const matchConstraints = optionalObject(spec, 'matchConstraints', '/spec', count);
+  const matchConstraints = f.object('matchConstraints');
   if (!matchConstraints) {
     if (spec['matchConstraints'] === undefined || spec['matchConstraints'] === null) count('/spec/matchConstraints', 'missing required field "matchConstraints" (which requests the policy applies to)');
   } else if (!Array.isArray(matchConstraints['resourceRules']) || matchConstraints['resourceRules'].length === 0) {
@@ -175,12 +174,12 @@ export function readAdmissionPolicy(doc: Readonly<Record<string, unknown>>, docu
 }
 
 function paramRef(spec: Readonly<Record<string, unknown>>, report: Report): ParamRef | undefined {
-  const value = optionalObject(spec, 'paramRef', '/spec', report);
+  const value = new FieldReader(spec, '/spec', report).object('paramRef');
   if (!value) return undefined;
   const at = '/spec/paramRef';
-  unknownKeys(value, ['name', 'namespace', 'selector', 'parameterNotFoundAction'], at, report, 'paramRef');
-  const name = optionalString(value, 'name', at, report);
-  const namespace = optionalString(value, 'namespace', at, report);
+  const f = new FieldReader(value, at, report).known(['name', 'namespace', 'selector', 'parameterNotFoundAction'], 'paramRef');
+  const name = f.string('name');
+  const namespace = f.string('namespace');
   const selector = value['selector'];
   if (name) {
     const error = pathSegmentError(name);
@@ -195,7 +194,7 @@ function paramRef(spec: Readonly<Record<string, unknown>>, report: Report): Para
     const error = dnsSubdomainError(namespace);
     if (error) report(`${at}/namespace`, `namespace ${error}`);
   }
-  const action = optionalEnum(value, 'parameterNotFoundAction', ['Allow', 'Deny'] as const, at, report);
+  const action = f.oneOf('parameterNotFoundAction', ['Allow', 'Deny'] as const);
   if (value['parameterNotFoundAction'] === undefined || value['parameterNotFoundAction'] === null) {
     report(`${at}/parameterNotFoundAction`, 'missing required field "parameterNotFoundAction" (Allow: the binding does nothing without parameters; Deny: it denies)');
   }
@@ -235,7 +234,8 @@ export function readPolicyBinding(doc: Readonly<Record<string, unknown>>, docume
   const name = readName(doc, count);
   const spec = readSpec(doc, BINDING_SPEC, 'ValidatingAdmissionPolicyBinding', count);
   if (!spec) return undefined;
-  const policyName = requiredString(spec, 'policyName', '/spec', count);
+  const f = new FieldReader(spec, '/spec', count);
+  const policyName = f.required('policyName');
   if (policyName !== undefined) {
     const error = dnsSubdomainError(policyName);
     if (error) count('/spec/policyName', `policyName ${error}`);
@@ -243,7 +243,7 @@ export function readPolicyBinding(doc: Readonly<Record<string, unknown>>, docume
   const binding: PolicyBinding = { name: name ?? '', document, policyName: policyName ?? '', validationActions: validationActions(spec, count) };
   const ref = paramRef(spec, count);
   if (ref) binding.paramRef = ref;
-  const matchResources = optionalObject(spec, 'matchResources', '/spec', count);
+  const matchResources = f.object('matchResources');
   if (matchResources) binding.matchResources = matchResources;
   return problems === 0 ? binding : undefined;
 }
