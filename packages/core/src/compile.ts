@@ -5,6 +5,7 @@
  * selectors, rules, templates, patches, schemas, merged parameters per
  * parameterSelection entry, glob and regex patterns, and the selector index.
  */
+import type { CelOptions } from './cel/context.js';
 import { PolicyLoadError, VerdictError, type Problem, type ProblemCode } from './errors.js';
 import { validateDocumentShape, type DocumentShape } from './schema.js';
 import { LogicCompiler } from './logic/compile.js';
@@ -43,7 +44,19 @@ export interface CompileOptions {
   checkParameters?: (parameters: Readonly<Record<string, unknown>>) => ReadonlyArray<{ path: string; message: string }>;
   /** Document vocabularies of an adapter (e.g. Kubernetes ValidatingAdmissionPolicies), turned into core documents before compiling. */
   translators?: readonly DocumentTranslator[];
+  /** CEL rules: an adapter's names (profile), added functions and refused libraries (see docs/concepts/cel.md). */
+  cel?: CelOptions;
+  /**
+   * Parameters chosen at evaluation time (a ValidatingAdmissionPolicy binding's `paramRef`). Called once per
+   * policy at load; a returned resolver is called per evaluation with the input and gives the parameter
+   * objects to evaluate the policy with, each separately (used as they are: no merge, no schema). An empty
+   * list follows `onParameterSelectionNoMatch`; a throw is an error of the policy (its `failurePolicy` decides).
+   */
+  parameterSets?: (policy: { readonly kind: string; readonly name: string; readonly document: object }) => ParameterSetResolver | undefined;
 }
+
+/** Gives the parameter objects a policy is evaluated with, for one input (see {@link CompileOptions.parameterSets}). */
+export type ParameterSetResolver = (input: Readonly<Record<string, unknown>>) => ReadonlyArray<Readonly<Record<string, unknown>>>;
 
 export interface CompiledEntry {
   index: number;
@@ -70,6 +83,8 @@ export interface CompiledPolicy {
   merge?: MergeRules;
   /** MatchAny combinations, merged lazily and cached by the list of matched entries. */
   anyCache: Map<string, Variant>;
+  /** Evaluation-time parameter sets (see {@link CompileOptions.parameterSets}). */
+  parameterSets?: ParameterSetResolver;
   /** Shared, frozen traces for the outcomes that do not depend on the input. */
   outcomes: { noEntries: SelectionTrace; noMatch: SelectionTrace };
   info: PolicyInfo;
@@ -213,7 +228,8 @@ class Loader {
 
   private compileUnit(doc: PolicyDocument, i: number, kind: string): TemplateUnit | undefined {
     const name = (doc['metadata'] as JsonObject)['name'] as string;
-    return compileTemplateUnit(doc['spec'] as JsonObject, { kind, name }, (path, code, message) => this.report(i, path, code, message));
+    const source = { kind, name, document: doc, ...(this.options.cel ? { cel: this.options.cel } : {}) };
+    return compileTemplateUnit(doc['spec'] as JsonObject, source, (path, code, message) => this.report(i, path, code, message));
   }
 
   private addConstraint(doc: PolicyDocument, i: number, unit: TemplateUnit, isPolicy: boolean): void {
@@ -240,6 +256,7 @@ class Loader {
       logic: new LogicCompiler(isPolicy ? ((spec['definitions'] as JsonObject | undefined) ?? {}) : {}, '/spec/definitions'),
       problem: (at, code, message) => this.report(i, at, code, message),
     };
+    env.logic.cel = unit.cel.hook;
     const match = compileMatch(spec['match'], '/spec/match', env);
     const baseRaw = deepClone((spec['parameters'] as JsonObject | undefined) ?? {});
     const rawEntries = (spec['parameterSelection'] as JsonObject[] | undefined) ?? [];
@@ -274,6 +291,8 @@ class Loader {
       }),
     };
     if (merge) policy.merge = merge;
+    const sets = this.options.parameterSets?.({ kind, name, document: doc });
+    if (sets) policy.parameterSets = sets;
     this.policies.push(policy);
   }
 
