@@ -3,8 +3,7 @@
  * webhook-level vocabulary of a ValidatingWebhookConfiguration, registered
  * with core through `compilePolicies({dialects: [kubernetesDialect]})`.
  */
-import { loadPolicySet, type MatchDialect, type PolicySet, type PolicySource, type Selector } from '@verdict/core';
-import { AdmissionError } from './errors.js';
+import type { MatchDialect, Selector } from '@verdict/core';
 import { compileGatekeeperMatch } from './match-gatekeeper.js';
 import { compileMatchResources, MATCH_RESOURCES_KEYS } from './match-resources.js';
 import { compileWebhookMatch } from './match-webhook.js';
@@ -42,17 +41,3 @@ export const kubernetesDialect: MatchDialect = Object.freeze({
 
 /** JSON pointer, inside the input document, that `mutate` patches address: the admitted object. */
 export const MUTATION_TARGET = '/object';
-
-/**
- * Loads policies for Kubernetes inputs: YAML/JSON text, parsed documents, or a
- * compiled set (returned as is when it patches `/object`). Compiles with
- * {@link kubernetesDialect} and `mutationTarget: "/object"`. Throws core's
- * `PolicyLoadError` listing every problem.
- */
-export function loadKubernetesPolicies(source: PolicySource, options: { source?: string } = {}): PolicySet {
-  const set = loadPolicySet(source, { dialects: [kubernetesDialect], mutationTarget: MUTATION_TARGET, ...(options.source ? { source: options.source } : {}) });
-  if (set.mutationTarget !== MUTATION_TARGET) {
-    throw new AdmissionError('INVALID_OPTIONS', `the policy set patches "${set.mutationTarget || '(the whole input)'}", but admission patches must address the object; compile it with mutationTarget: "/object" and dialects: [kubernetesDialect]`);
-  }
-  return set;
-}

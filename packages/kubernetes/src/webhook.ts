@@ -3,8 +3,9 @@
  * the request, looks up namespace labels (sync or async, with a timeout),
  * evaluates once, and answers in Gatekeeper's form.
  */
-import type { Decision, PolicySet, PolicySource } from '@verdict/core';
-import { loadKubernetesPolicies } from './dialect.js';
+import { PolicySet, type Decision, type PolicySource } from '@verdict/core';
+import { loadKubernetesPolicies } from './load.js';
+import type { ParamCache, ParamLookup } from './vap/params.js';
 import { AdmissionError } from './errors.js';
 import { createHandler } from './http.js';
 import { NamespaceCache, resolveNamespaceLabels, type NamespaceLabelsLookup } from './namespaces.js';
@@ -24,6 +25,12 @@ export interface AdmissionWebhookOptions {
    * `namespaceSelector` cannot match them (the constraint reports a match error).
    */
   namespaceLabels?: NamespaceLabelsLookup | NamespaceCache;
+  /**
+   * Parameter objects of ValidatingAdmissionPolicy bindings (`paramRef`) besides the documents of `policies`:
+   * a {@link ParamCache} fed from watches, or a sync lookup. Give it to `loadKubernetesPolicies` instead when
+   * `policies` is a compiled set.
+   */
+  params?: ParamLookup | ParamCache;
   /** How long an async lookup may take, in milliseconds (default 2000). On timeout, failurePolicy decides. */
   namespaceLabelsTimeoutMs?: number;
   /** `Fail` (default): evaluation failures deny with code 500. `Ignore`: they admit, noted in the `failed-open` audit annotation. */
@@ -88,7 +95,10 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
   const maxBodyBytes = positive(options.maxBodyBytes, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES);
   const lookup = lookupOf(options.namespaceLabels);
   if (options.policies === undefined || options.policies === null) throw new AdmissionError('INVALID_OPTIONS', 'policies is required: YAML text, parsed documents or a compiled PolicySet');
-  const policies = loadKubernetesPolicies(options.policies);
+  if (options.params !== undefined && options.policies instanceof PolicySet) {
+    throw new AdmissionError('INVALID_OPTIONS', 'params cannot be added to a compiled policy set; pass them to loadKubernetesPolicies(source, {params}) when you compile it');
+  }
+  const policies = loadKubernetesPolicies(options.policies, options.params === undefined ? {} : { params: options.params });
   const onDecision = options.onDecision;
 
   const notify = (event: Parameters<NonNullable<AdmissionWebhookOptions['onDecision']>>[0]) => {
@@ -110,7 +120,7 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
   const finish = (request: AdmissionRequest, labels: LabelMap | undefined): AdmissionReviewResponse => {
     try {
       const { input, decision } = evaluateRequest(policies, request, labels, mutating);
-      const response = toAdmissionResponse(request.uid, decision, { mutating, failurePolicy });
+      const response = toAdmissionResponse(request.uid, decision, { mutating, failurePolicy, policies });
       notify({ input, decision, response });
       return response;
     } catch (error) {

@@ -3,7 +3,7 @@
  * apiserver (ValidatingAdmissionPolicy) or Gatekeeper (CEL templates) would.
  */
 import type { PolicySet } from '@verdict/core';
-import type { StatusReason, ValidationAction } from './types.js';
+import type { PolicyValidation, ValidationAction } from './types.js';
 
 /** A ValidatingAdmissionPolicyBinding, as a compiled policy. */
 export interface BindingInfo {
@@ -11,16 +11,16 @@ export interface BindingInfo {
   binding: string;
   actions: readonly ValidationAction[];
   failurePolicy: 'Fail' | 'Ignore';
-  /** `reason` of each validation, by index. */
-  reasons: ReadonlyArray<StatusReason | undefined>;
+  /** The policy's validations, by index (`reason`, and `expression` for error messages). */
+  validations: readonly PolicyValidation[];
 }
 
 /** Everything translated in one policy set. */
 export class TranslationRegistry {
   /** Bindings by `ValidatingAdmissionPolicyBinding/<name>`. */
   readonly bindings = new Map<string, BindingInfo>();
-  /** failurePolicy of each Gatekeeper CEL template, by the constraint kind it defines. */
-  readonly celKinds = new Map<string, 'Fail' | 'Ignore'>();
+  /** Gatekeeper CEL templates, by the constraint kind they define. */
+  readonly celKinds = new Map<string, { failurePolicy: 'Fail' | 'Ignore'; validations: readonly PolicyValidation[] }>();
 
   /** The binding behind a decision entry (`kind`, `policy`), if it is one. */
   binding(kind: string | undefined, policy: string | undefined): BindingInfo | undefined {

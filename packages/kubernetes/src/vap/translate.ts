@@ -7,9 +7,8 @@
  * and the binding's matchResources, with parameters resolved per request.
  */
 import {
-  didYouMean, validateLabelSelector, type DialectContext, type DocumentTranslator, type PolicyDocument, type TranslatedUnit, type TranslationContext,
+  didYouMean, validateLabelSelector, type DialectContext, type DocumentTranslator, type MatchDialect, type PolicyDocument, type TranslatedUnit, type TranslationContext,
 } from '@verdict/core';
-import { kubernetesDialect } from '../dialect.js';
 import { celCodeIndex, GATEKEEPER_VARIABLES, isConstraintTemplate, readCelTemplate, type CelConstraintTemplate } from '../gatekeeper-cel.js';
 import { isObject } from '../read.js';
 import type { KubernetesObject } from '../types.js';
@@ -24,7 +23,7 @@ type Doc = Readonly<Record<string, unknown>>;
 export interface Translated {
   registry: TranslationRegistry;
   /** Per generated template document: the policy or ConstraintTemplate it came from. */
-  templates: WeakMap<object, { kind: 'vap'; policy: AdmissionPolicy } | { kind: 'gatekeeper'; template: CelConstraintTemplate }>;
+  templates: WeakMap<object, { kind: 'vap'; policy: AdmissionPolicy; binding?: PolicyBinding } | { kind: 'gatekeeper'; template: CelConstraintTemplate }>;
   /** Per generated binding document: the binding, its policy and the parameter objects of the set. */
   bindings: WeakMap<object, { binding: PolicyBinding; policy: AdmissionPolicy; documents: readonly KubernetesObject[] }>;
 }
@@ -47,8 +46,9 @@ function paramKinds(documents: readonly unknown[]): Set<string> {
 }
 
 /** Checks a match block at `at` of document `document` with the Kubernetes dialect, as core will when it compiles the bindings. */
-function checkMatch(block: Doc, document: number, at: string, ctx: TranslationContext): void {
-  const dialect: DialectContext = {
+function checkMatch(dialect: MatchDialect, block: Doc, place: { document: number; at: string }, ctx: TranslationContext): void {
+  const { document, at } = place;
+  const context: DialectContext = {
     where: at,
     problem: (path, message) => ctx.problem(document, `${at}${path}`, message, 'INVALID_MATCH'),
     labelSelector: (value, path) => {
@@ -58,7 +58,7 @@ function checkMatch(block: Doc, document: number, at: string, ctx: TranslationCo
     },
   };
   try {
-    kubernetesDialect.compile(asMatchResources(block), dialect);
+    dialect.compile(asMatchResources(block), context);
   } catch (error) {
     ctx.problem(document, at, (error as Error).message, 'INVALID_MATCH');
   }
@@ -135,8 +135,8 @@ function gatekeeperPath(t: CelConstraintTemplate): (pointer: string) => string {
   };
 }
 
-/** A translator for one policy set; `translated` fills as it runs. */
-export function kubernetesTranslator(): { translator: DocumentTranslator; translated: Translated } {
+/** A translator for one policy set (`dialect` checks match blocks); `translated` fills as it runs. */
+export function kubernetesTranslator(dialect: MatchDialect): { translator: DocumentTranslator; translated: Translated } {
   const translated: Translated = { registry: new TranslationRegistry(), templates: new WeakMap(), bindings: new WeakMap() };
   const translator: DocumentTranslator = {
     name: 'kubernetes',
@@ -149,13 +149,13 @@ export function kubernetesTranslator(): { translator: DocumentTranslator; transl
       });
     },
     translate(claimed, ctx) {
-      return translate(claimed, ctx, translated);
+      return translate(claimed, ctx, { out: translated, dialect });
     },
   };
   return { translator, translated };
 }
 
-function translate(claimed: readonly number[], ctx: TranslationContext, out: Translated): TranslatedUnit[] {
+function translate(claimed: readonly number[], ctx: TranslationContext, { out, dialect }: { out: Translated; dialect: MatchDialect }): TranslatedUnit[] {
   const policies = new Map<string, AdmissionPolicy>();
   const bindings: PolicyBinding[] = [];
   const params = new ParamDocuments();
@@ -168,19 +168,19 @@ function translate(claimed: readonly number[], ctx: TranslationContext, out: Tra
       if (!policy) continue;
       if (policies.has(policy.name)) ctx.problem(i, '/metadata/name', `ValidatingAdmissionPolicy "${policy.name}" is already defined by document ${policies.get(policy.name)!.document}`, 'DUPLICATE');
       else policies.set(policy.name, policy);
-      checkMatch(policy.matchConstraints, i, '/spec/matchConstraints', ctx);
+      checkMatch(dialect, policy.matchConstraints, { document: i, at: '/spec/matchConstraints' }, ctx);
     } else if (isAdmissionKind(doc, 'ValidatingAdmissionPolicyBinding')) {
       const binding = readPolicyBinding(doc, i, report);
       if (!binding) continue;
       if (bindings.some((b) => b.name === binding.name)) ctx.problem(i, '/metadata/name', `ValidatingAdmissionPolicyBinding "${binding.name}" is defined twice`, 'DUPLICATE');
       else bindings.push(binding);
-      if (binding.matchResources) checkMatch(binding.matchResources, i, '/spec/matchResources', ctx);
+      if (binding.matchResources) checkMatch(dialect, binding.matchResources, { document: i, at: '/spec/matchResources' }, ctx);
     } else if (isConstraintTemplate(doc)) {
       const template = readCelTemplate(doc, i, celCodeIndex(doc), report);
       if (!template) continue;
       const document = gatekeeperTemplateOf(template);
       out.templates.set(document, { kind: 'gatekeeper', template });
-      out.registry.celKinds.set(template.kind, template.failurePolicy);
+      out.registry.celKinds.set(template.kind, { failurePolicy: template.failurePolicy, validations: template.validations });
       units.push({ template: { document, origin: i, path: gatekeeperPath(template) } });
     } else params.add(doc as KubernetesObject);
   }
@@ -191,20 +191,27 @@ function translate(claimed: readonly number[], ctx: TranslationContext, out: Tra
     }
   }
   for (const policy of policies.values()) {
-    const document = templateOf(policy);
-    out.templates.set(document, { kind: 'vap', policy });
     const own = bindings.filter((b) => b.policyName === policy.name);
-    units.push({
-      template: { document, origin: policy.document, path: policyPath },
-      policies: own.map((binding) => {
-        const generated = bindingOf(binding, policy);
-        out.bindings.set(generated, { binding, policy, documents: policy.paramKind ? params.of(policy.paramKind) : [] });
-        out.registry.bindings.set(binding.name, {
-          policy: policy.name, binding: binding.name, actions: binding.validationActions, failurePolicy: policy.failurePolicy,
-          reasons: policy.validations.map((v) => v.reason),
-        });
-        const inPolicy = binding.matchResources ? '/spec/match/all/0' : '/spec/match';
-        return {
+    // Without a binding the policy does nothing, but its logic is still checked.
+    if (own.length === 0) {
+      const document = templateOf(policy);
+      out.templates.set(document, { kind: 'vap', policy });
+      units.push({ template: { document, origin: policy.document, path: policyPath }, policies: [] });
+    }
+    // One template per binding, so that the names CEL sees (params) can depend on the binding.
+    for (const binding of own) {
+      const document = templateOf(policy);
+      out.templates.set(document, { kind: 'vap', policy, binding });
+      const generated = bindingOf(binding, policy);
+      out.bindings.set(generated, { binding, policy, documents: policy.paramKind ? params.of(policy.paramKind) : [] });
+      out.registry.bindings.set(binding.name, {
+        policy: policy.name, binding: binding.name, actions: binding.validationActions, failurePolicy: policy.failurePolicy,
+        validations: policy.validations,
+      });
+      const inPolicy = binding.matchResources ? '/spec/match/all/0' : '/spec/match';
+      units.push({
+        template: { document, origin: policy.document, path: policyPath },
+        policies: [{
           document: generated,
           origin: binding.document,
           path: (pointer: string) => {
@@ -212,9 +219,9 @@ function translate(claimed: readonly number[], ctx: TranslationContext, out: Tra
             if (binding.matchResources && pointer.startsWith('/spec/match/all/1')) return pointer.replace('/spec/match/all/1', '/spec/matchResources');
             return '';
           },
-        };
-      }),
-    });
+        }],
+      });
+    }
   }
   return units;
 }
