@@ -195,9 +195,7 @@ function paramRef(spec: Readonly<Record<string, unknown>>, report: Report): Para
     if (error) report(`${at}/namespace`, `namespace ${error}`);
   }
   const action = f.oneOf('parameterNotFoundAction', ['Allow', 'Deny'] as const);
-  if (value['parameterNotFoundAction'] === undefined || value['parameterNotFoundAction'] === null) {
-    report(`${at}/parameterNotFoundAction`, 'missing required field "parameterNotFoundAction" (Allow: the binding does nothing without parameters; Deny: it denies)');
-  }
+  // The API server defaults it to Deny (SetDefaults_ParamRef), so documents may leave it out.
   const ref: ParamRef = { parameterNotFoundAction: action ?? 'Deny' };
   if (name) ref.name = name;
   if (namespace) ref.namespace = namespace;
