@@ -53,11 +53,8 @@ function describeError(error: ErrorObject): { path: string; message: string } | 
         ? ' (YAML 1.2 reads yes/no/on/off as strings: write true or false)' : '';
       return { path, message: `must be ${types === 'object' ? 'an object' : types === 'array' ? 'a list' : types} (got ${got(value)})${yaml11}` };
     }
-    case 'const': {
-      const gator = path === '/apiVersion' && typeof error.data === 'string' && error.data.startsWith('test.gatekeeper.sh/')
-        ? '; this is a gator suite: docs/porting-gatekeeper.md shows how to write it as a verdict suite' : '';
-      return { path, message: `must be ${JSON.stringify(p['allowedValue'])} (got ${got(error.data)})${gator}` };
-    }
+    case 'const':
+      return { path, message: `must be ${JSON.stringify(p['allowedValue'])} (got ${got(error.data)})` };
     case 'enum':
       return { path, message: `must be one of ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')} (got ${got(error.data)})` };
     case 'minItems':
