@@ -1,7 +1,7 @@
 // The README's demo command: `verdict test examples/`, run from the package
 // sources (no build step). It runs every *.verdict.yaml suite under examples/:
 // seed 003's constraints (core selectors and Gatekeeper YAML on the Kubernetes
-// webhook), three gatekeeper-library policies with their own samples, the
+// webhook), five gatekeeper-library policies with their own samples, the
 // GitLab runner admission scenarios, and Fiat permissions from policies.
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';

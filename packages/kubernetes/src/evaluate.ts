@@ -8,7 +8,14 @@
  */
 import type { Decision, DecisionError, PolicySet, PolicyTrace } from '@verdict/core';
 import { buildInput } from './toInput.js';
+import type { Inventory } from './inventory.js';
 import type { AdmissionInput, AdmissionRequest, KubernetesObject, LabelMap } from './types.js';
+
+/** What the host looked up for one request. */
+export interface RequestContext {
+  namespaceLabels: LabelMap | undefined;
+  inventory: Inventory | undefined;
+}
 
 const keyOf = (kind: string | undefined, policy: string | undefined) => `${kind ?? ''}/${policy ?? ''}`;
 
@@ -43,12 +50,13 @@ function combine(policies: PolicySet, mutation: Decision, validation: Decision):
 
 /** Builds the input and evaluates it; `mutating` computes and applies the patch first. */
 export function evaluateRequest(
-  policies: PolicySet, request: AdmissionRequest, namespaceLabels: LabelMap | undefined, mutating: boolean,
+  policies: PolicySet, request: AdmissionRequest, context: RequestContext, mutating: boolean,
 ): { input: AdmissionInput; decision: Decision } {
-  const input = buildInput(request, namespaceLabels);
+  const { namespaceLabels, inventory } = context;
+  const input = buildInput(request, namespaceLabels, inventory);
   if (!mutating || input.object === null) return { input, decision: policies.evaluate(input, { mutate: false }) };
   const mutation = policies.evaluate(input, { mutate: true });
   if (mutation.patch.length === 0 || mutation.mutated === null || typeof mutation.mutated !== 'object') return { input, decision: mutation };
-  const after = buildInput({ ...request, object: mutation.mutated as KubernetesObject }, namespaceLabels);
+  const after = buildInput({ ...request, object: mutation.mutated as KubernetesObject }, namespaceLabels, inventory);
   return { input, decision: combine(policies, mutation, policies.evaluate(after, { mutate: false })) };
 }

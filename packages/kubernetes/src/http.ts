@@ -1,8 +1,8 @@
 /**
- * The Fetch-API handler: `(Request) => Promise<Response>`, usable from
- * node:http (through a small adapter), Hono, Bun and Deno. Reads at most
- * `maxBodyBytes`, answers malformed bodies with a Kubernetes `Status` and an
- * HTTP error code, and never throws.
+ * The wire rules both servers share (the Fetch handler here, the Node
+ * listener in listener.ts): POST only, at most `maxBodyBytes`, UTF-8 JSON,
+ * and errors answered with a Kubernetes `Status` and an HTTP error code.
+ * Nothing here throws past the handler.
  */
 import { AdmissionError, type AdmissionErrorCode } from './errors.js';
 import type { AdmissionReviewResponse } from './types.js';
@@ -20,8 +20,14 @@ export const HTTP_STATUS: Readonly<Record<AdmissionErrorCode, number>> = Object.
 
 const REASONS: Record<number, string> = { 400: 'BadRequest', 405: 'MethodNotAllowed', 500: 'InternalError' };
 
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+/** The `review` function both servers call. */
+export type Review = (body: unknown) => AdmissionReviewResponse | Promise<AdmissionReviewResponse>;
+
+/** One HTTP answer: status, JSON text and the headers beyond `content-type`. */
+export interface Answer {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
 }
 
 /** A `metav1.Status` body, as Kubernetes API servers answer errors. */
@@ -37,12 +43,70 @@ function statusBody(status: number, code: string, message: string, path: string)
   };
 }
 
-async function readBody(request: Request, maxBytes: number): Promise<string> {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    throw new AdmissionError('TOO_LARGE', `the body is ${declared} bytes; the limit is ${maxBytes} bytes (maxBodyBytes)`);
+/** The answer for anything thrown while serving a request. */
+export function errorAnswer(error: unknown): Answer {
+  if (error instanceof AdmissionError) {
+    const status = HTTP_STATUS[error.code];
+    const answer: Answer = { status, body: JSON.stringify(statusBody(status, error.code, error.message, error.path)) };
+    if (status === 405) answer.headers = { allow: 'POST' };
+    return answer;
   }
-  if (!request.body) return '';
+  return { status: 500, body: JSON.stringify(statusBody(500, 'INTERNAL', `internal error: ${(error as Error)?.message ?? String(error)}`, '')) };
+}
+
+export function notPost(method: string | undefined): AdmissionError {
+  return new AdmissionError('METHOD_NOT_ALLOWED', `admission webhooks are called with POST (got ${method ?? 'no method'})`);
+}
+
+/** `TOO_LARGE` for a declared Content-Length over the limit (or `undefined`), so nothing is read. */
+export function declaredTooLarge(contentLength: string | null | undefined, maxBytes: number): AdmissionError | undefined {
+  const declared = Number(contentLength);
+  if (contentLength === null || contentLength === undefined || !Number.isFinite(declared) || declared <= maxBytes) return undefined;
+  return new AdmissionError('TOO_LARGE', `the body is ${declared} bytes; the limit is ${maxBytes} bytes (maxBodyBytes)`);
+}
+
+export function readTooLarge(maxBytes: number): AdmissionError {
+  return new AdmissionError('TOO_LARGE', `the body is larger than the limit of ${maxBytes} bytes (maxBodyBytes)`);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** One UTF-8 decode (refusing invalid bytes) and one `JSON.parse`. */
+export function parseBody(bytes: Uint8Array): unknown {
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new AdmissionError('NOT_JSON', 'the body is not valid UTF-8 text; expected a JSON AdmissionReview');
+  }
+  return parseText(text);
+}
+
+export function parseText(text: string): unknown {
+  if (text.trim() === '') throw new AdmissionError('NOT_JSON', 'the body is empty; expected a JSON AdmissionReview');
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new AdmissionError('NOT_JSON', `the body is not JSON (${(error as Error).message.slice(0, 200)}); expected an AdmissionReview`);
+  }
+}
+
+/** Chunks → one contiguous array (no copy for a single chunk). */
+export function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+async function readBody(request: Request, maxBytes: number): Promise<Uint8Array> {
+  const tooLarge = declaredTooLarge(request.headers.get('content-length'), maxBytes);
+  if (tooLarge) throw tooLarge;
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -52,50 +116,26 @@ async function readBody(request: Request, maxBytes: number): Promise<string> {
     size += value.byteLength;
     if (size > maxBytes) {
       await reader.cancel().catch(() => undefined);
-      throw new AdmissionError('TOO_LARGE', `the body is larger than the limit of ${maxBytes} bytes (maxBodyBytes)`);
+      throw readTooLarge(maxBytes);
     }
     chunks.push(value);
   }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new AdmissionError('NOT_JSON', 'the body is not valid UTF-8 text; expected a JSON AdmissionReview');
-  }
+  return concat(chunks, size);
 }
 
-function parse(text: string): unknown {
-  if (text.trim() === '') throw new AdmissionError('NOT_JSON', 'the body is empty; expected a JSON AdmissionReview');
-  try {
-    return JSON.parse(text) as unknown;
-  } catch (error) {
-    throw new AdmissionError('NOT_JSON', `the body is not JSON (${(error as Error).message.slice(0, 200)}); expected an AdmissionReview`);
-  }
+function toResponse(answer: Answer): Response {
+  return new Response(answer.body, { status: answer.status, headers: { 'content-type': 'application/json', ...answer.headers } });
 }
 
-/** Builds the handler around a `review` function. */
-export function createHandler(
-  review: (body: unknown) => AdmissionReviewResponse | Promise<AdmissionReviewResponse>,
-  maxBodyBytes: number,
-): (request: Request) => Promise<Response> {
+/** Builds the Fetch-API handler `(Request) => Promise<Response>` around a `review` function. */
+export function createHandler(review: Review, maxBodyBytes: number): (request: Request) => Promise<Response> {
   return async (request) => {
     try {
-      if (request.method !== 'POST') {
-        throw new AdmissionError('METHOD_NOT_ALLOWED', `admission webhooks are called with POST (got ${request.method})`);
-      }
-      const body = parse(await readBody(request, maxBodyBytes));
-      return json(200, await review(body));
+      if (request.method !== 'POST') throw notPost(request.method);
+      const body = parseBody(await readBody(request, maxBodyBytes));
+      return toResponse({ status: 200, body: JSON.stringify(await review(body)) });
     } catch (error) {
-      if (error instanceof AdmissionError) {
-        const status = HTTP_STATUS[error.code];
-        return json(status, statusBody(status, error.code, error.message, error.path), status === 405 ? { allow: 'POST' } : {});
-      }
-      return json(500, statusBody(500, 'INTERNAL', `internal error: ${(error as Error)?.message ?? String(error)}`, ''));
+      return toResponse(errorAnswer(error));
     }
   };
 }

@@ -1,10 +1,12 @@
 /**
  * @verdict/kubernetes: admission webhooks on verdict. AdmissionReview v1 in,
  * AdmissionReview out; Gatekeeper's `match` and webhook `rules` as a core
- * match dialect; namespace labels from a host lookup; a Fetch-API handler.
+ * match dialect; namespace labels from a host lookup; a Node request listener
+ * and a Fetch-API handler.
  * @packageDocumentation
  */
-export { createAdmissionWebhook, DEFAULT_MAX_BODY_BYTES, type AdmissionWebhook, type AdmissionWebhookOptions } from './webhook.js';
+export { createAdmissionWebhook, DEFAULT_MAX_BODY_BYTES, type AdmissionWebhook, type AdmissionWebhookOptions, type DecisionEvent } from './webhook.js';
+export type { NodeListener, NodeRequest, NodeResponse } from './listener.js';
 export { kubernetesDialect, MUTATION_TARGET } from './dialect.js';
 export { loadKubernetesPolicies, type KubernetesLoadOptions } from './load.js';
 export { ParamCache, type ParamLookup, type ParamQuery } from './vap/params.js';
@@ -12,6 +14,7 @@ export { VALIDATION_FAILURE_ANNOTATION } from './vap/answer.js';
 export { toAdmissionInput, NAMESPACE_NAME_LABEL } from './toInput.js';
 export { toAdmissionResponse, FAILED_OPEN_ANNOTATION, type FailurePolicy, type ResponseOptions } from './toResponse.js';
 export { NamespaceCache, type NamespaceLabelsLookup, type NamespaceWatchEvent } from './namespaces.js';
+export { InventoryCache, type Inventory, type InventorySource, type InventoryTree } from './inventory.js';
 export { admissionReviewFor, type AdmissionReviewOptions } from './fixtures.js';
 export { verifyAdmissionResponse, type VerifyOptions } from './verify.js';
 export { HTTP_STATUS } from './http.js';

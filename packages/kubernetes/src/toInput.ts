@@ -5,6 +5,7 @@
  */
 import { EMPTY, isObject, metadataMap, NAMESPACE_NAME_LABEL, own, str, withNameLabel } from './read.js';
 import { requestOf } from './review.js';
+import type { Inventory } from './inventory.js';
 import type { AdmissionInput, AdmissionRequest, GroupVersionKind, GroupVersionResource, KubernetesObject, LabelMap, UserInfo } from './types.js';
 
 /** A validated {group, version, kind} is used as it is; one without `group` (the core group) gets `group: ""`. */
@@ -50,7 +51,7 @@ export function namespaceToLookUp(request: AdmissionRequest): string {
 }
 
 /** The input for a validated request; `namespaceLabels` already carry `kubernetes.io/metadata.name`. */
-export function buildInput(request: AdmissionRequest, namespaceLabels: LabelMap | undefined): AdmissionInput {
+export function buildInput(request: AdmissionRequest, namespaceLabels: LabelMap | undefined, inventory?: Inventory): AdmissionInput {
   const object = objectOrNull(request.object);
   const oldObject = objectOrNull(request.oldObject);
   const current = object ?? oldObject;
@@ -82,6 +83,7 @@ export function buildInput(request: AdmissionRequest, namespaceLabels: LabelMap 
   };
   if (isNamespace) input.namespaceLabels = withNameLabel(metadataMap(current, 'labels'), namespace);
   else if (namespace !== '' && namespaceLabels) input.namespaceLabels = namespaceLabels;
+  if (inventory) input.inventory = inventory;
   return input;
 }
 
@@ -89,14 +91,15 @@ export function buildInput(request: AdmissionRequest, namespaceLabels: LabelMap 
  * The input document for an AdmissionReview v1 (see docs/kubernetes.md for its
  * shape), for evaluating a policy set yourself. `namespaceLabels` are the labels
  * of the request's namespace (ignored for Namespace objects, which carry their
- * own); `kubernetes.io/metadata.name` is added as the apiserver does. Throws
- * `AdmissionError` when `review` is not an AdmissionReview v1.
+ * own); `kubernetes.io/metadata.name` is added as the apiserver does;
+ * `inventory` becomes the input's `inventory`. Throws `AdmissionError` when
+ * `review` is not an AdmissionReview v1.
  */
-export function toAdmissionInput(review: unknown, options: { namespaceLabels?: Readonly<Record<string, string>> } = {}): AdmissionInput {
+export function toAdmissionInput(review: unknown, options: { namespaceLabels?: Readonly<Record<string, string>>; inventory?: Inventory } = {}): AdmissionInput {
   const request = requestOf(review);
   const lookup = namespaceToLookUp(request);
   const labels = lookup && options.namespaceLabels ? withNameLabel(options.namespaceLabels, lookup) : undefined;
-  return buildInput(request, labels);
+  return buildInput(request, labels, options.inventory);
 }
 
 export { NAMESPACE_NAME_LABEL };

@@ -1,3 +1,5 @@
+import type { Inventory } from './inventory.js';
+
 /**
  * The `admission.k8s.io/v1` wire format (k8s.io/api admission/v1/types.go),
  * and the input document that verdict policies see.
@@ -134,4 +136,9 @@ export interface AdmissionInput {
   oldObject: KubernetesObject | null;
   options: KubernetesObject | null;
   dryRun: boolean;
+  /**
+   * Other objects, in Gatekeeper's `data.inventory` layout, when the host gives an
+   * inventory (the webhook's `inventory` option; `verdict audit`: the audited set).
+   */
+  inventory?: Inventory;
 }

@@ -8,6 +8,8 @@ import { loadKubernetesPolicies } from './load.js';
 import type { ParamCache, ParamLookup } from './vap/params.js';
 import { AdmissionError } from './errors.js';
 import { createHandler } from './http.js';
+import { inventoryProvider, type InventorySource } from './inventory.js';
+import { createListener, type NodeListener } from './listener.js';
 import { NamespaceCache, resolveNamespaceLabels, type NamespaceLabelsLookup } from './namespaces.js';
 import { requestOf } from './review.js';
 import { didYouMean } from './suggest.js';
@@ -31,19 +33,36 @@ export interface AdmissionWebhookOptions {
    * `policies` is a compiled set.
    */
   params?: ParamLookup | ParamCache;
+  /**
+   * Other objects for referential policies (unique hosts, unique selectors): an
+   * `InventoryCache` the host feeds (from an informer, as a NamespaceCache), or a
+   * function returning the inventory for each review. Policies read it as
+   * `inventory` (Gatekeeper's `data.inventory` layout). Without it, `inventory` is absent.
+   */
+  inventory?: InventorySource;
   /** How long an async lookup may take, in milliseconds (default 2000). On timeout, failurePolicy decides. */
   namespaceLabelsTimeoutMs?: number;
   /** `Fail` (default): evaluation failures deny with code 500. `Ignore`: they admit, noted in the `failed-open` audit annotation. */
   failurePolicy?: FailurePolicy;
   /** `false` (default): a validating webhook, never returns a patch. `true`: a mutating webhook, returns the patch and still denies violations. */
   mutating?: boolean;
-  /** Largest request body `handle` reads, in bytes (default 6 MiB); larger bodies get HTTP 400. */
+  /** Largest request body `handle` and `listener` read, in bytes (default 6 MiB); larger bodies get HTTP 400. */
   maxBodyBytes?: number;
   /**
    * Called after every review with what was decided (for logs and metrics).
    * `decision` is absent when evaluation could not run; exceptions thrown here are ignored.
+   * `durationMs`: milliseconds from the start of `review` to the answer (namespace lookup and evaluation).
    */
-  onDecision?: (event: { input?: AdmissionInput; decision?: Decision; response: AdmissionReviewResponse; error?: Error }) => void;
+  onDecision?: (event: DecisionEvent) => void;
+}
+
+/** What `onDecision` receives after every review. */
+export interface DecisionEvent {
+  input?: AdmissionInput;
+  decision?: Decision;
+  response: AdmissionReviewResponse;
+  error?: Error;
+  durationMs: number;
 }
 
 export interface AdmissionWebhook {
@@ -53,9 +72,22 @@ export interface AdmissionWebhook {
    * Throws `AdmissionError` when `review` is not an AdmissionReview v1.
    */
   review(review: unknown): AdmissionReviewResponse | Promise<AdmissionReviewResponse>;
-  /** A Fetch-API handler serving `review` over HTTP (POST, JSON). Never throws. */
+  /** A Fetch-API handler serving `review` over HTTP (POST, JSON), for Bun, Deno, Hono and workers. Never throws. */
   handle(request: Request): Promise<Response>;
-  /** The compiled policies. */
+  /**
+   * A Node request listener serving `review` (POST, JSON) at whatever path it
+   * is mounted: `https.createServer(tls, webhook.listener)`, or Express/Connect
+   * middleware (a body parsed by `express.json()` is accepted). Same limit,
+   * errors and answers as `handle`. Never throws.
+   */
+  readonly listener: NodeListener;
+  /**
+   * Replaces the policies atomically and returns the compiled set. Reviews
+   * already started finish on the set they started with. Throws core's
+   * `PolicyLoadError` for an invalid set, and the current set stays.
+   */
+  update(policies: PolicySource, options?: { source?: string }): PolicySet;
+  /** The compiled policies in use. */
   readonly policies: PolicySet;
 }
 
@@ -94,53 +126,75 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
   const timeoutMs = positive(options.namespaceLabelsTimeoutMs, 'namespaceLabelsTimeoutMs', DEFAULT_TIMEOUT_MS);
   const maxBodyBytes = positive(options.maxBodyBytes, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES);
   const lookup = lookupOf(options.namespaceLabels);
+  const inventory = inventoryProvider(options.inventory);
   if (options.policies === undefined || options.policies === null) throw new AdmissionError('INVALID_OPTIONS', 'policies is required: YAML text, parsed documents or a compiled PolicySet');
-  if (options.params !== undefined && options.policies instanceof PolicySet) {
-    throw new AdmissionError('INVALID_OPTIONS', 'params cannot be added to a compiled policy set; pass them to loadKubernetesPolicies(source, {params}) when you compile it');
-  }
-  const policies = loadKubernetesPolicies(options.policies, options.params === undefined ? {} : { params: options.params });
+  const params = options.params;
+  const load = (source: PolicySource, loadOptions: { source?: string } = {}) => {
+    if (params !== undefined && source instanceof PolicySet) {
+      throw new AdmissionError('INVALID_OPTIONS', 'params cannot be added to a compiled policy set; pass them to loadKubernetesPolicies(source, {params}) when you compile it');
+    }
+    return loadKubernetesPolicies(source, params === undefined ? loadOptions : { ...loadOptions, params });
+  };
+  /** Swapped whole by `update`; each review reads it once, at its start. */
+  let current = load(options.policies);
   const onDecision = options.onDecision;
 
-  const notify = (event: Parameters<NonNullable<AdmissionWebhookOptions['onDecision']>>[0]) => {
+  const notify = (event: Omit<DecisionEvent, 'durationMs'>, started: number) => {
     if (!onDecision) return;
     try {
-      onDecision(event);
+      onDecision({ ...event, durationMs: performance.now() - started });
     } catch {
       // A failing logger must not change the admission answer.
     }
   };
 
-  const failed = (request: AdmissionRequest, error: unknown): AdmissionReviewResponse => {
+  const failed = (request: AdmissionRequest, error: unknown, started: number): AdmissionReviewResponse => {
     const err = error instanceof Error ? error : new Error(String(error));
     const response = failureResponse(request.uid, err.message, failurePolicy);
-    notify({ response, error: err });
+    notify({ response, error: err }, started);
     return response;
   };
 
-  const finish = (request: AdmissionRequest, labels: LabelMap | undefined): AdmissionReviewResponse => {
+  const finish = (policies: PolicySet, request: AdmissionRequest, labels: LabelMap | undefined, started: number): AdmissionReviewResponse => {
     try {
-      const { input, decision } = evaluateRequest(policies, request, labels, mutating);
+      const { input, decision } = evaluateRequest(policies, request, { namespaceLabels: labels, inventory: inventory?.() }, mutating);
       const response = toAdmissionResponse(request.uid, decision, { mutating, failurePolicy, policies });
-      notify({ input, decision, response });
+      notify({ input, decision, response }, started);
       return response;
     } catch (error) {
-      return failed(request, new Error(`internal error: ${(error as Error)?.message ?? String(error)}`));
+      return failed(request, new Error(`internal error: ${(error as Error)?.message ?? String(error)}`), started);
     }
   };
 
   const review = (body: unknown): AdmissionReviewResponse | Promise<AdmissionReviewResponse> => {
+    const started = onDecision ? performance.now() : 0;
+    const policies = current;
     const request = requestOf(body);
     const namespace = namespaceToLookUp(request);
-    if (!lookup || namespace === '') return finish(request, undefined);
+    if (!lookup || namespace === '') return finish(policies, request, undefined, started);
     let labels: ReturnType<typeof resolveNamespaceLabels>;
     try {
       labels = resolveNamespaceLabels(lookup, namespace, timeoutMs);
     } catch (error) {
-      return failed(request, error);
+      return failed(request, error, started);
     }
-    if (labels instanceof Promise) return labels.then((l) => finish(request, l), (error: unknown) => failed(request, error));
-    return finish(request, labels);
+    if (labels instanceof Promise) return labels.then((l) => finish(policies, request, l, started), (error: unknown) => failed(request, error, started));
+    return finish(policies, request, labels, started);
   };
 
-  return Object.freeze({ review, handle: createHandler(review, maxBodyBytes), policies });
+  const update = (policies: PolicySource, updateOptions?: { source?: string }): PolicySet => {
+    if (policies === undefined || policies === null) throw new AdmissionError('INVALID_OPTIONS', 'update expects policies: YAML text, parsed documents or a compiled PolicySet');
+    current = load(policies, updateOptions);
+    return current;
+  };
+
+  return Object.freeze({
+    review,
+    handle: createHandler(review, maxBodyBytes),
+    listener: createListener(review, maxBodyBytes),
+    update,
+    get policies() {
+      return current;
+    },
+  });
 }

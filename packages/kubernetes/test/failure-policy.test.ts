@@ -136,4 +136,16 @@ describe('options', () => {
     expect(response.allowed).toBe(false);
     expect(seen).toEqual(['p1 false false']);
   });
+
+  it('tells onDecision how long the review took, namespace lookup included', async () => {
+    const durations: number[] = [];
+    const webhook = createAdmissionWebhook({
+      policies: [denyAll],
+      namespaceLabels: () => new Promise((resolve) => setTimeout(() => resolve({}), 30)),
+      onDecision: ({ durationMs }) => durations.push(durationMs),
+    });
+    await webhook.review(admissionReviewFor(pod({ name: 'p1', namespace: 'default' })));
+    expect(durations).toHaveLength(1);
+    expect(durations[0]).toBeGreaterThanOrEqual(25);
+  });
 });

@@ -15,6 +15,18 @@ export interface InputOptions {
   namespaceLabels?: Record<string, string>;
   userInfo?: Record<string, unknown>;
   oldObject?: unknown;
+  /**
+   * Other objects policies may read as `inventory` (kubernetes): a list of objects (each in
+   * its `metadata.namespace`, cluster-scoped without one), or an inventory already in
+   * Gatekeeper's `data.inventory` layout (an `InventoryCache`'s `data`, reused across calls).
+   */
+  inventory?: readonly unknown[] | { readonly cluster: object; readonly namespace: object };
+  /**
+   * `true` (default): the outcome's decision has the full trace (every policy, why entries
+   * did not match), which costs a second evaluation. `false`: the decision as the adapter
+   * made it, policies ruled out by the selector index left out (kubernetes; `verdict audit`).
+   */
+  explain?: boolean;
 }
 
 /** Adapter settings, as a suite's `kubernetes:`, `ci:` and `spinnaker:` blocks (or `verdict eval --config`) give them. */

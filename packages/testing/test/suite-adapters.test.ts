@@ -199,3 +199,64 @@ describe('hints', () => {
     expect(formatCaseFailure(failed)).toMatch(/\n\nhint: namespace "batch" has no labels in this suite/);
   });
 });
+
+/** A ConfigMap name may be used once per namespace: reads the inventory. */
+const UNIQUE_NAME = `
+apiVersion: verdict.dev/v1
+kind: Policy
+metadata: {name: unique-data-key}
+spec:
+  match: {kinds: [{apiGroups: [""], kinds: [ConfigMap]}]}
+  validate:
+    - name: key-unused
+      rule:
+        none:
+          - {entries: {get: [{var: inventory.namespace}, [{var: namespace}, v1, ConfigMap], {}]}}
+          - and: [{"!=": [{var: key}, {input: name}]}, {"==": [{var: value.data.owner}, {input: object.data.owner}]}]
+      message: owner {{object.data.owner}} already has a ConfigMap
+`;
+const CONFIG = (name: string, owner: string, namespace = 'web') => `{apiVersion: v1, kind: ConfigMap, metadata: {name: ${name}, namespace: ${namespace}}, data: {owner: ${owner}}}`;
+
+describe('inventory in suite cases', () => {
+  function suite(cases: string): Record<string, string> {
+    return {
+      'policies.yaml': UNIQUE_NAME,
+      'existing.yaml': CONFIG('existing', 'alice'),
+      'list.yaml': `{apiVersion: v1, kind: List, items: [${CONFIG('one', 'bob')}, ${CONFIG('two', 'carol')}]}`,
+      'i.verdict.yaml': `apiVersion: verdict.dev/v1\nkind: Suite\npolicies: [policies.yaml]\ncases:\n${cases}`,
+    };
+  }
+
+  it('gives policies the objects of files, Lists and inline entries as the inventory', async () => {
+    const report = await run(suite(`
+  - name: a file
+    input: ${CONFIG('new', 'alice')}
+    inventory: [existing.yaml]
+    expect: {allowed: false, messages: [owner alice already has a ConfigMap]}
+  - name: the items of a List
+    input: ${CONFIG('new', 'carol')}
+    inventory: [list.yaml]
+    expect: {allowed: false}
+  - name: inline, in another namespace
+    input: ${CONFIG('new', 'alice')}
+    inventory: [${CONFIG('existing', 'alice', 'other')}]
+    expect: {allowed: true}
+  - name: no inventory, no conflict
+    input: ${CONFIG('new', 'alice')}
+    expect: {allowed: true}
+`));
+    expect(failures(report)).toEqual([]);
+    expect(summaryLine(report)).toBe('4 passed, 0 failed');
+  });
+
+  it('reports an inventory object without a name as an error of its case', async () => {
+    const report = await run(suite(`
+  - name: broken
+    input: ${CONFIG('new', 'alice')}
+    inventory: [{apiVersion: v1, kind: ConfigMap, metadata: {}}]
+    expect: {allowed: true}
+`));
+    expect(report.suites[0]!.cases[0]!.status).toBe('error');
+    expect(report.suites[0]!.cases[0]!.error).toMatch(/inventory object needs apiVersion, kind and metadata\.name/);
+  });
+});

@@ -1,12 +1,13 @@
 /**
  * Kubernetes inputs: bare objects are wrapped in an AdmissionReview
- * (`admissionReviewFor`), reviews go through `createAdmissionWebhook`, and
- * the decision is re-evaluated with `explain: true` for a full trace.
+ * (`admissionReviewFor`), reviews go through `createAdmissionWebhook` (with the
+ * case's inventory, if any), and the decision is re-evaluated with
+ * `explain: true` for a full trace unless the caller asks for `explain: false`.
  */
 import type { Decision, PolicyDocument } from '@verdict/core';
 import {
-  admissionReviewFor as reviewFor, createAdmissionWebhook,
-  type AdmissionInput, type AdmissionReview, type AdmissionReviewOptions, type KubernetesObject, type UserInfo,
+  admissionReviewFor as reviewFor, createAdmissionWebhook, InventoryCache,
+  type AdmissionInput, type AdmissionReview, type AdmissionReviewOptions, type Inventory, type KubernetesObject, type UserInfo,
 } from '@verdict/kubernetes';
 import type { AdapterOptions, Evaluator, InputOptions } from '../evaluate.js';
 import { toOutcome } from '../outcome.js';
@@ -51,10 +52,12 @@ export function createKubernetesEvaluator(documents: readonly PolicyDocument[], 
   const namespaces = settings.namespaces ?? {};
   const mutating = settings.mutating ?? true;
   let current: Record<string, string> | undefined;
+  let inventory: Inventory | undefined;
   let seen: { input?: AdmissionInput; decision?: Decision } = {};
   const webhook = createAdmissionWebhook({
     policies: documents,
     namespaceLabels: (name: string) => current ?? namespaces[name],
+    inventory: () => inventory,
     ...(settings.failurePolicy ? { failurePolicy: settings.failurePolicy } : {}),
     mutating,
     onDecision: (event) => {
@@ -71,17 +74,19 @@ export function createKubernetesEvaluator(documents: readonly PolicyDocument[], 
         ...(opts.oldObject !== undefined ? { oldObject: opts.oldObject as KubernetesObject } : {}),
       });
       current = opts.namespaceLabels ?? namespaceLabelsOf(review);
+      inventory = Array.isArray(opts.inventory) ? new InventoryCache({ objects: opts.inventory as KubernetesObject[] }).data : opts.inventory as Inventory | undefined;
       seen = {};
       try {
         const response = await webhook.review(review);
         let decision = seen.decision;
-        if (seen.input && decision) {
+        if (seen.input && decision && opts.explain !== false) {
           // The webhook evaluates through the selector index; explain mode traces every policy and entry.
           decision = webhook.policies.evaluate(seen.input, { explain: true, mutate: mutating && seen.input.object !== null });
         }
         return toOutcome(response, decision);
       } finally {
         current = undefined;
+        inventory = undefined;
       }
     },
   };

@@ -172,7 +172,7 @@ function toSuite(doc: Record<string, unknown>, ctx: { file: string; dir: string;
     if (names.has(name)) ctx.report(`${at}/name`, `case name "${name}" is used twice in this suite; names must be unique`);
     names.add(name);
     const c: SuiteCase = { name, index, input: raw['input'], skip: raw['skip'] === true, expect: toExpect(raw['expect'] as Record<string, unknown>, `${at}/expect`, ctx.report) };
-    for (const key of ['as', 'operation', 'namespaceLabels', 'userInfo', 'oldObject'] as const) {
+    for (const key of ['as', 'operation', 'namespaceLabels', 'userInfo', 'oldObject', 'inventory'] as const) {
       if (raw[key] !== undefined) (c as unknown as Record<string, unknown>)[key] = raw[key];
     }
     const loc = sourceLocation(doc, at);

@@ -66,6 +66,18 @@ function inputFor(suite: Suite, value: unknown, label: string): unknown {
   return typeof value === 'string' ? readInputFile(resolve(suite.dir, value), `${label} (${value})`) : value;
 }
 
+/** The case's `inventory:` entries (files or objects; a `kind: List` or a list gives its items) as one list of objects. */
+function inventoryFor(suite: Suite, entries: readonly unknown[]): unknown[] {
+  return entries.flatMap((entry, i) => {
+    const value = inputFor(suite, entry, `inventory[${i}]`);
+    return Array.isArray(value) ? value : isList(value) ? (value as { items: unknown[] }).items : [value];
+  });
+}
+
+function isList(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'List' && Array.isArray((value as { items?: unknown }).items);
+}
+
 async function runCase(suite: Suite, c: SuiteCase, evaluators: EvaluatorCache): Promise<CaseResult> {
   const started = performance.now();
   const base = { name: c.name, ...(c.line ? { line: c.line } : {}) };
@@ -79,6 +91,7 @@ async function runCase(suite: Suite, c: SuiteCase, evaluators: EvaluatorCache): 
     if (c.namespaceLabels) options.namespaceLabels = c.namespaceLabels;
     if (c.userInfo) options.userInfo = c.userInfo;
     if (c.oldObject !== undefined) options.oldObject = inputFor(suite, c.oldObject, 'oldObject');
+    if (c.inventory) options.inventory = inventoryFor(suite, c.inventory);
     const evaluator = await evaluators.get(adapter);
     const outcome = await evaluator.evaluate(input, options);
     const checks = checkExpectations(outcome, c.expect);

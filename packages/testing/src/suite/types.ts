@@ -50,6 +50,8 @@ export interface SuiteCase {
   namespaceLabels?: Record<string, string>;
   userInfo?: Record<string, unknown>;
   oldObject?: unknown;
+  /** Objects for the inventory (kubernetes): each a path relative to the suite file or an object; a `kind: List` or a list gives its items. */
+  inventory?: unknown[];
   expect: SuiteExpect;
   /** 1-based line of the case in the suite file. */
   line?: number;
