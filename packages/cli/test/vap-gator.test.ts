@@ -121,3 +121,11 @@ describe('verdict with ValidatingAdmissionPolicies and gator suites', () => {
     }
   });
 });
+
+describe('verdict test on the gatekeeper-library CEL policies', () => {
+  it('passes every gator suite of the eight upstream policies', async () => {
+    const run = await verdict(['test', '-q', 'test/fixtures/gatekeeper-library-cel']);
+    expect(run.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed$/);
+    expect(run.code).toBe(0);
+  });
+});

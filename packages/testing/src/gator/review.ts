@@ -1,11 +1,12 @@
 /**
  * Reviewing a gator case's object with `@verdict/kubernetes` (an optional peer,
- * loaded only when a gator suite runs). gator's results are every violation
+ * loaded only when a gator suite runs). A case's inventory is `data.inventory`
+ * (and its Namespaces give namespace labels). gator's results are every violation
  * of the constraint, whatever its enforcementAction, and every evaluation
  * error of it (Gatekeeper turns them into results too).
  */
 import type { Decision, PolicyDocument } from '@verdict/core';
-import { admissionReviewFor, createAdmissionWebhook, type AdmissionInput, type AdmissionReview, type Operation } from '@verdict/kubernetes';
+import { admissionReviewFor, createAdmissionWebhook, InventoryCache, type AdmissionInput, type AdmissionReview, type Inventory, type KubernetesObject, type Operation } from '@verdict/kubernetes';
 import { SuiteError } from '../errors.js';
 import { toOutcome, type Outcome } from '../outcome.js';
 
@@ -54,16 +55,20 @@ export function gatorResults(decision: Decision | undefined): string[] {
 /** Reviews objects against one test's policies; throws core's `PolicyLoadError` when they do not load. */
 export function createGatorReviewer(documents: readonly PolicyDocument[]): (object: unknown, options: { label: string; inventory: readonly unknown[] }) => Promise<Outcome> {
   let namespaces = new Map<string, Record<string, string>>();
+  let inventory: Inventory | undefined;
   let seen: { input?: AdmissionInput; decision?: Decision } = {};
   const webhook = createAdmissionWebhook({
     policies: documents,
     namespaceLabels: (name) => namespaces.get(name),
+    inventory: () => inventory,
     onDecision: (event) => {
       seen = event;
     },
   });
-  return async (object, { label, inventory }) => {
-    namespaces = namespacesOf(inventory);
+  return async (object, options) => {
+    const { label } = options;
+    namespaces = namespacesOf(options.inventory);
+    inventory = options.inventory.length > 0 ? new InventoryCache({ objects: options.inventory.filter(isObject) as KubernetesObject[] }).data : undefined;
     seen = {};
     const response = await webhook.review(gatorReview(object, label));
     // The webhook evaluates through the selector index; explain mode traces every policy.
