@@ -31,6 +31,7 @@ export async function allJobs(): Promise<Job[]> {
     ...SIZES.map((n): Job => ({ id: `scale-${n}`, run: async (t) => [await measure(await scaleWorkload(n), t)] })),
     { id: 'load', runs: 5, run: () => Promise.resolve([loadWorkload()]) },
     ...(await optional('review')),
+    ...(await optional('vap')),
     ...(await optional('webhook')),
   ];
 }
