@@ -101,6 +101,8 @@ class Loader {
   readonly policies: CompiledPolicy[] = [];
   private readonly seen = new Map<string, number>();
   private readonly reported = new Set<string>();
+  /** Kinds whose PolicyTemplate failed to compile: their constraints are not reported as unknown kinds. */
+  private readonly broken = new Set<string>();
   private readonly owners;
   private readonly dialects: readonly MatchDialect[];
   private readonly translation: Translation;
@@ -156,6 +158,7 @@ class Loader {
         const kind = doc['kind'] as string;
         const template = this.templates.get(kind);
         if (!template) {
+          if (this.broken.has(kind) || this.translation.broken.has(kind)) return; // its template's problems are reported
           const known = [...this.templates.keys()];
           this.report(i, '/kind', 'UNKNOWN_KIND', `no PolicyTemplate defines kind "${kind}"${didYouMean(kind, known)}${known.length ? ` (defined: ${known.join(', ')})` : '; load its PolicyTemplate in the same set'}`);
           return;
@@ -224,6 +227,7 @@ class Loader {
     }
     const unit = this.compileUnit(doc, i, kind);
     if (unit) this.templates.set(kind, { unit, doc: i });
+    else this.broken.add(kind);
   }
 
   private compileUnit(doc: PolicyDocument, i: number, kind: string): TemplateUnit | undefined {

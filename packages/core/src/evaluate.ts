@@ -5,7 +5,7 @@
  * Evaluation is synchronous, deterministic and never throws.
  */
 import type { CompiledEntry, CompiledPolicy, Variant } from './compile.js';
-import { UNMETERED } from './budget.js';
+import { BudgetExceeded, UNMETERED } from './budget.js';
 import { lintPolicies, type LintFinding } from './lint.js';
 import type { Scope } from './logic/scope.js';
 import { mergeParameters } from './merge.js';
@@ -117,6 +117,7 @@ export class PolicySet {
     try {
       sets = policy.parameterSets(input);
     } catch (error) {
+      if (error instanceof BudgetExceeded) throw error;
       trace.error = (error as Error).message;
       run.fail(policy, 'MATCH_ERROR', `unable to resolve parameters: ${trace.error}`);
       return NONE;
@@ -260,6 +261,7 @@ function matchConditions(a: Active, run: Run): boolean {
     try {
       ok = c.test(undefined, a.scope);
     } catch (error) {
+      if (error instanceof BudgetExceeded) throw error;
       a.trace.error = `matchCondition "${c.name}": ${(error as Error).message}`;
       run.fail(a.policy, 'MATCH_ERROR', a.trace.error, { parameterSet: a.parameterSet });
       return false;

@@ -26,6 +26,7 @@ export { compileCel, type CompiledCel, type CompileCelOptions } from './cel/publ
 export type { CelOptions } from './cel/context.js';
 export type { CelFunction } from './cel/env.js';
 export type { CelProfile } from './cel/rule.js';
+export { ComparisonError } from './logic/compare.js';
 export { parseQuantity } from './quantity.js';
 export { parseImageReference, type ImageReference } from './logic/image.js';
 export { globMatcher, anyGlobMatcher, isGlob, type StringMatcher } from './glob.js';

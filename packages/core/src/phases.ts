@@ -3,8 +3,10 @@
  * on a copy-on-write view of the input, then validations on the result. A
  * {@link Run} collects what the decision reports.
  */
-import { truthy, rootStep, type Scope } from './logic/scope.js';
 import { computedVariables } from './cel/rule.js';
+import { BudgetExceeded } from './budget.js';
+import { ComparisonError } from './logic/compare.js';
+import { truthy, rootStep, type Fn, type Scope } from './logic/scope.js';
 import type { CompiledPolicy } from './compile.js';
 import type { CompiledValidate } from './template-unit.js';
 import { CowDocument, type PatchOperation } from './mutate.js';
@@ -112,6 +114,9 @@ export function mutatePhase(active: readonly Active[], input: Record<string, unk
   return { doc, patch };
 }
 
+/** The longest messageExpression result used (the API server's MaxEvaluatedMessageExpressionSizeBytes, 5 KiB). */
+const MAX_MESSAGE_EXPRESSION_LENGTH = 5 * 1024;
+
 /**
  * The message of a failed validation: `messageExpression` when it gives a non-empty single-line string,
  * else `message`, else (a CEL validation without one) "failed expression: <expression>" (the API server's rule).
@@ -119,14 +124,38 @@ export function mutatePhase(active: readonly Active[], input: Record<string, unk
 function messageOf(rule: CompiledValidate, scope: Scope): string {
   if (rule.messageExpression) {
     try {
+      // As the API server (validator.go): trimmed, single-line, non-empty and at most 5 KiB, else the fallback.
       const value = rule.messageExpression(undefined, scope);
-      if (typeof value === 'string' && value.trim() !== '' && !value.includes('\n')) return value;
-    } catch {
+      const text = typeof value === 'string' ? value.trim() : '';
+      if (text !== '' && !text.includes('\n') && text.length <= MAX_MESSAGE_EXPRESSION_LENGTH) return text;
+    } catch (error) {
+      if (error instanceof BudgetExceeded) throw error;
       // The API server falls back to the static message when messageExpression fails; so do we.
     }
   }
-  if (rule.hasMessage || rule.expression === undefined) return rule.message.render(resolverFor(scope));
-  return `failed expression: ${rule.expression.trim()}`;
+  if (rule.literalMessage !== undefined) {
+    const text = rule.literalMessage.trim();
+    if (text !== '') return text;
+  } else if (rule.hasMessage || rule.expression === undefined) return rule.message.render(resolverFor(scope));
+  return `failed expression: ${rule.expression?.trim() ?? rule.name}`;
+}
+
+/**
+ * Whether a validate rule holds. A comparison with no answer (a missing or
+ * unordered value, see logic/compare.ts) fails the rule, negated or not; the
+ * first reason is kept in the rule's trace.
+ */
+function holds(rule: Fn, scope: Scope, entry: RuleTrace, element?: number): boolean {
+  try {
+    return truthy(rule(undefined, scope));
+  } catch (error) {
+    if (!(error instanceof ComparisonError)) throw error;
+    if (entry.message === undefined) {
+      const name = ownGet(scope.element, 'name');
+      entry.message = element === undefined ? error.message : `element ${element}${typeof name === 'string' ? ` ("${name}")` : ''}: ${error.message}`;
+    }
+    return false;
+  }
 }
 
 /** Runs every active policy's validate rules against `input` (the mutated input when something was patched). */
@@ -150,7 +179,7 @@ export function validatePhase(active: readonly Active[], input: Record<string, u
             scope.hasElement = true;
             for (let i = 0; i < list.length; i++) {
               scope.element = list[i];
-              if (!truthy(rule.rule(undefined, scope))) {
+              if (!holds(rule.rule, scope, entry, i)) {
                 failed++;
                 run.violate(a.policy, rule.name, messageOf(rule, scope), details(rule, a, rule.forEachPath === undefined ? undefined : `${rule.forEachPath}/${i}`));
               }
@@ -162,7 +191,7 @@ export function validatePhase(active: readonly Active[], input: Record<string, u
           entry.elements = list.length;
           entry.violations = failed;
           if (failed > 0) entry.result = 'fail';
-        } else if (!truthy(rule.rule(undefined, scope))) {
+        } else if (!holds(rule.rule, scope, entry)) {
           entry.result = 'fail';
           run.violate(a.policy, rule.name, messageOf(rule, scope), details(rule, a, undefined));
         }
@@ -197,6 +226,7 @@ function annotate(a: Active, run: Run): void {
       if (typeof value !== 'string') throw new Error(`valueExpression must give a string or null, got ${describeType(value)}`);
       run.annotations.push({ policy: a.policy.name, kind: a.policy.kind, key: annotation.key, value });
     } catch (error) {
+      if (error instanceof BudgetExceeded) throw error;
       run.fail(a.policy, 'RULE_ERROR', `audit annotation "${annotation.key}": ${(error as Error).message}`, { parameterSet: a.parameterSet });
     }
   }

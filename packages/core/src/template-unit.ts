@@ -7,8 +7,10 @@ import { unitCel, type CelOptions, type CelParameterRead } from './cel/context.j
 import { celCondition, celEvaluator, type CelContext } from './cel/rule.js';
 import type { ProblemCode } from './errors.js';
 import { LogicCompiler, LogicError, type CelHook, type PatternSite } from './logic/compile.js';
+import { parameterRead, type ParameterRead } from './logic/reads.js';
 import type { Fn } from './logic/scope.js';
 import { compilePatch, PatchCompileError, type CompiledPatchOp } from './mutate.js';
+import { checkParameterReads } from './parameter-reads.js';
 import { compileParametersSchema, type ParametersValidator } from './schema.js';
 import { compileTemplate, type CompiledTemplate } from './template.js';
 import { escapePointerSegment, isPlainObject, parsePathNotation, type JsonObject } from './util/object.js';
@@ -29,6 +31,8 @@ export interface CompiledValidate {
   expression?: string;
   /** Whether `message` was written (a CEL validation may leave it out). */
   hasMessage: boolean;
+  /** With a profile's `literalMessages`: `message` as written, never a template. */
+  literalMessage?: string;
   /** CEL `messageExpression`: a raw CEL value (a string when it works). */
   messageExpression?: Fn;
   reason?: string;
@@ -123,8 +127,12 @@ export function compileTemplateUnit(spec: JsonObject, id: UnitSource, report: Re
     } else compiled = compile(rule['rule'], `${where}/rule`);
     const forEach = rule['forEach'] === undefined ? undefined : compile(rule['forEach'], `${where}/forEach`);
     let message: CompiledTemplate | undefined;
+    let literalMessage: string | undefined;
     try {
-      message = compileTemplate((rule['message'] as string | undefined) ?? '');
+      const literal = cel.context.profile?.literalMessages === true;
+      message = compileTemplate(literal ? '' : ((rule['message'] as string | undefined) ?? ''));
+      if (literal && typeof rule['message'] === 'string') literalMessage = rule['message'];
+      templateReads(message, `${where}/message`, logic.parameterReads);
     } catch (error) {
       problem(`${where}/message`, 'INVALID_TEMPLATE', (error as Error).message);
     }
@@ -137,6 +145,7 @@ export function compileTemplateUnit(spec: JsonObject, id: UnitSource, report: Re
     if (!compiled || !message || (rule['forEach'] !== undefined && !forEach)) return;
     const entry: CompiledValidate = { name: rule['name'] as string, rule: compiled, message, index: r, hasMessage: typeof rule['message'] === 'string' && rule['message'] !== '' };
     if (expression !== undefined) entry.expression = expression;
+    if (literalMessage !== undefined) entry.literalMessage = literalMessage;
     if (messageExpression) entry.messageExpression = messageExpression;
     if (typeof rule['reason'] === 'string') entry.reason = rule['reason'];
     if (forEach) {
@@ -153,6 +162,7 @@ export function compileTemplateUnit(spec: JsonObject, id: UnitSource, report: Re
     let patch: CompiledPatchOp[] | undefined;
     try {
       patch = compilePatch(rule['patch'] as unknown[], `${where}/patch`);
+      patchReads(rule['patch'], `${where}/patch`, logic.parameterReads);
     } catch (error) {
       problem(error instanceof PatchCompileError ? error.path : `${where}/patch`, 'INVALID_PATCH', (error as Error).message);
     }
@@ -168,7 +178,25 @@ export function compileTemplateUnit(spec: JsonObject, id: UnitSource, report: Re
     if (c) unit.annotations.push({ key: annotation['key'] as string, value: celEvaluator(cel.context, c) });
   });
   unit.patternSites = logic.patternSites;
+  if (!cel.context.profile) logic.parameterReads.push(...cel.parameterReads);
+  for (const issue of checkParameterReads(spec['parametersSchema'], logic.parameterReads)) problem(issue.at, 'UNKNOWN_PARAMETER', issue.message);
   return problems === 0 ? unit : undefined;
+}
+
+/** The `{{parameters.…}}` reads of a message or patch-value template. */
+function templateReads(template: CompiledTemplate, at: string, reads: ParameterRead[]): void {
+  for (const path of template.paths) {
+    const read = parameterRead(path, at);
+    if (read) reads.push(read);
+  }
+}
+
+/** The template reads of every string in a (compiled, so well-formed) patch list. */
+function patchReads(value: unknown, at: string, reads: ParameterRead[]): void {
+  if (typeof value === 'string') {
+    if (value.includes('{{')) templateReads(compileTemplate(value), at, reads);
+  } else if (Array.isArray(value)) value.forEach((v, i) => patchReads(v, `${at}/${i}`, reads));
+  else if (isPlainObject(value)) for (const [k, v] of Object.entries(value)) patchReads(v, `${at}/${escapePointerSegment(k)}`, reads);
 }
 
 

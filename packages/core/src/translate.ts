@@ -42,6 +42,8 @@ export interface TranslationContext {
   readonly documents: readonly unknown[];
   /** Reports a load problem at a JSON pointer of document `document` (default code `SCHEMA`). */
   problem(document: number, path: string, message: string, code?: ProblemCode): void;
+  /** Says that a constraint kind's definition had problems: its constraints are then not reported as of an unknown kind. */
+  broken(kind: string): void;
 }
 
 /**
@@ -71,6 +73,8 @@ export class Translation {
   /** Translated templates private to their policies: template index -> policy indexes. */
   readonly bound = new Map<number, number[]>();
   readonly boundPolicies = new Set<number>();
+  /** Constraint kinds whose translated definition failed. */
+  readonly broken = new Set<string>();
   private readonly generated = new Map<number, Generated>();
 
   constructor(given: readonly unknown[], translators: readonly DocumentTranslator[], report: (document: number, path: string, code: ProblemCode, message: string) => void) {
@@ -78,6 +82,7 @@ export class Translation {
     const ctx: TranslationContext = {
       documents: given,
       problem: (document, path, message, code) => report(document, path, code ?? 'SCHEMA', message),
+      broken: (kind) => this.broken.add(kind),
     };
     for (const translator of translators) {
       const claimed = translator.claim(given).filter((i) => Number.isInteger(i) && i >= 0 && i < given.length && !this.claimed.has(i));

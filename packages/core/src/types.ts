@@ -88,7 +88,7 @@ export interface RuleTrace {
   /** For `forEach` rules: how many elements were checked and how many failed. */
   elements?: number;
   violations?: number;
-  /** Why a rule errored or was skipped. */
+  /** Why a rule errored or was skipped, or the first comparison without an answer that failed it. */
   message?: string;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compilePolicies, parsePolicyDocuments, PolicyLoadError, type Decision } from '../src/index.js';
+import { compileCel, compilePolicies, parsePolicyDocuments, PolicyLoadError, type Decision } from '../src/index.js';
 
 const pod = (containers: Array<{ name: string; memory?: string }>, labels: Record<string, string> = {}) => ({
   namespace: 'team-a',
@@ -113,6 +113,19 @@ spec:
   });
 });
 
+describe('numbers from JSON', () => {
+  const input = { object: { spec: { replicas: 2, ratio: 0.5, containers: [{ name: 'a', ports: [{ containerPort: 8080 }] }] } } };
+  it.each([
+    ['through a path', 'object.spec.replicas + 1 == 3'],
+    ['through comprehension variables', 'object.spec.containers.all(c, c.ports.all(p, p.containerPort + 1 == 8081))'],
+    ['through a value used whole', 'object.spec.containers.map(c, c.ports)[0][0].containerPort + 1 == 8081'],
+    ['through the whole root', 'object.spec.containers[0].ports[0].containerPort == 8080 && type(object.spec.replicas) == int'],
+    ['fractions stay doubles', 'object.spec.ratio + 0.5 == 1.0 && type(object.spec.ratio) == double'],
+  ])('are CEL ints when integral, %s', (_how, expression) => {
+    expect(compileCel(expression).evaluate(input)).toBe(true);
+  });
+});
+
 describe('CEL load problems', () => {
   it('reports a syntax error at the field, with the column inside the expression and a caret', () => {
     const problems = loadProblems(POLICY.replace('"variables.replicas <= params.max"', '"variables.replicas <= = params.max"'));
@@ -162,5 +175,48 @@ spec:
     const d = setup([]).evaluate(1);
     expect(d.allowed).toBe(false);
     expect(d.violations[0]!.message).toBe('no parameters were found for Policy "replica-limit" and onParameterSelectionNoMatch is deny');
+  });
+});
+
+describe('adapter profiles', () => {
+  const VAP_LIKE = `
+apiVersion: verdict.dev/v1
+kind: Policy
+metadata: {name: replicas}
+spec:
+  validate:
+    - name: max
+      expression: "object.spec.replicas <= params.max"
+      message: "  replicas above {{params.max}}  "
+    - name: trimmed
+      expression: "false"
+      messageExpression: "'  padded  '"
+`;
+  function setup() {
+    const set = compilePolicies(parsePolicyDocuments(VAP_LIKE), {
+      cel: {
+        profile: () => ({
+          names: ['object', 'params'],
+          literalMessages: true,
+          activation: (input) => ({ object: input['object'], params: { max: 2 } }),
+        }),
+        refuse: { http: 'http is not available: it needs the network' },
+      },
+    });
+    return { evaluate: (replicas: number) => set.evaluate({ object: { spec: { replicas } } }) };
+  }
+
+  it('gives CEL the profile names and keeps messages literal and trimmed', () => {
+    const d = setup().evaluate(3);
+    expect(d.violations.map((v) => v.message)).toEqual(['replicas above {{params.max}}', 'padded']);
+    expect(setup().evaluate(1).violations.map((v) => v.rule)).toEqual(['trimmed']);
+  });
+
+  it('refuses names outside the profile with a did-you-mean, and refused names with the adapter reason', () => {
+    const load = (expression: string) => () => compilePolicies(parsePolicyDocuments(VAP_LIKE.replace('"object.spec.replicas <= params.max"', JSON.stringify(expression))), {
+      cel: { profile: () => ({ names: ['object', 'params'], activation: () => ({}) }), refuse: { http: 'http is not available: it needs the network' } },
+    });
+    expect(load('objct.spec.replicas > 0')).toThrow(/undeclared reference to "objct" \(did you mean "object"\?\)/);
+    expect(load('http.get("x") == ""')).toThrow(/http is not available: it needs the network/);
   });
 });

@@ -11,17 +11,24 @@
  *    otherwise; both throwing counts as agreement).
  *
  * Core's deliberate differences (see the header of src/logic/builtins.ts and
- * docs/concepts/rules.md) are kept out of the random rules on purpose and each
- * has its own test at the end of this file:
+ * docs/concepts/rules.md) each have their own test at the end of this file.
+ * Three are kept out of the random rules on purpose:
  * - `var` reads own properties only: no random path names a prototype member;
  * - `log` does not print: json-logic-js's console.log is silenced while comparing values;
  * - unknown operations are load-time errors: random rules use only known operations.
+ * One is applied to the reference instead, because random data is full of it:
+ * - an ordering comparison (`<`, `<=`, `>`, `>=`) whose operands have no order
+ *   (null, missing, NaN, booleans, lists, objects, a non-numeric string against a
+ *   number) throws instead of answering (`null <= 16` is true in JavaScript). The
+ *   reference is a second json-logic-js instance whose four comparisons throw in
+ *   exactly those cases and otherwise compute what json-logic-js 2.0.5 computes.
  */
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
 import jsonLogic, { type RulesLogic } from 'json-logic-js';
 import { describe, expect, it, vi } from 'vitest';
-import { compileLogic, OPERATION_NAMES } from '@verdict/core';
+import { ComparisonError, compileLogic, OPERATION_NAMES } from '@verdict/core';
 
 type Outcome = { threw: true; message: string } | { threw: false; value: unknown };
 
@@ -33,11 +40,40 @@ function outcome(run: () => unknown): Outcome {
   }
 }
 
-/** json-logic-js, with `log`'s console output silenced (core's `log` never prints; its value is what we compare). */
+/** Operands JavaScript orders meaningfully: two strings, or two numbers (a numeric string counts as one) with at least one a number. */
+function hasOrder(x: unknown, y: unknown): boolean {
+  const numeric = (v: unknown) => (typeof v === 'number' ? !Number.isNaN(v) : typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)));
+  return (typeof x === 'string' && typeof y === 'string') || (numeric(x) && numeric(y) && (typeof x === 'number' || typeof y === 'number'));
+}
+
+/** A second json-logic-js instance (not the imported one) with the documented comparison difference applied. */
+function strictComparisonReference(): typeof jsonLogic {
+  const require = createRequire(import.meta.url);
+  const path = require.resolve('json-logic-js');
+  const saved = require.cache[path];
+  delete require.cache[path];
+  const instance = require(path) as typeof jsonLogic;
+  if (saved) require.cache[path] = saved;
+  expect(instance).not.toBe(jsonLogic);
+  const check = (x: unknown, y: unknown) => {
+    if (!hasOrder(x, y)) throw new Error(`no order between ${String(x)} and ${String(y)}`);
+  };
+  // json-logic-js 2.0.5's own definitions, with the check before each comparison it makes.
+  const add = (op: string, fn: (...args: unknown[]) => unknown) => instance.add_operation(op, fn as never);
+  add('>', (a, b) => (check(a, b), (a as number) > (b as number)));
+  add('>=', (a, b) => (check(a, b), (a as number) >= (b as number)));
+  add('<', (a, b, c) => (check(a, b), c === undefined ? (a as number) < (b as number) : (a as number) < (b as number) && (check(b, c), (b as number) < (c as number))));
+  add('<=', (a, b, c) => (check(a, b), c === undefined ? (a as number) <= (b as number) : (a as number) <= (b as number) && (check(b, c), (b as number) <= (c as number))));
+  return instance;
+}
+
+const strictJsonLogic = strictComparisonReference();
+
+/** json-logic-js with the comparison difference, and `log`'s console output silenced (core's `log` never prints; its value is what we compare). */
 function reference(rule: unknown, data: unknown): Outcome {
   const spy = vi.spyOn(console, 'log').mockImplementation(() => undefined);
   try {
-    return outcome(() => jsonLogic.apply(rule as RulesLogic, data));
+    return outcome(() => strictJsonLogic.apply(rule as RulesLogic, data));
   } finally {
     spy.mockRestore();
   }
@@ -354,6 +390,37 @@ describe('deliberate differences from json-logic-js', () => {
     } finally {
       spy.mockRestore();
     }
+  });
+
+  it('an ordering comparison over a missing value has no answer, where json-logic-js says null <= 16', () => {
+    const rule = { '<=': [{ quantity: { var: 'memory' } }, { quantity: '16Gi' }] };
+    expect(jsonLogic.apply({ '<=': [{ var: 'memory' }, 16] } as unknown as RulesLogic, {})).toBe(true);
+    expect(() => compileLogic(rule).apply({})).toThrow('"<=" has no answer: quantity of memory is null (missing, or not a Kubernetes quantity)');
+    expect(() => compileLogic(rule).apply({ memory: '500GB' })).toThrow(ComparisonError);
+    expect(compileLogic(rule).apply({ memory: '8Gi' })).toBe(true);
+  });
+
+  it('a negated comparison over a missing or unordered value has no answer either', () => {
+    const notAbove = compileLogic({ '!': { '>': [{ var: 'replicas' }, 3] } });
+    expect(jsonLogic.apply({ '!': { '>': [{ var: 'replicas' }, 3] } } as unknown as RulesLogic, { replicas: 'many' })).toBe(true);
+    expect(() => notAbove.apply({ replicas: 'many' })).toThrow('">" has no answer: replicas is "many", a string that is not a number, compared with a number');
+    expect(() => notAbove.apply({})).toThrow(/replicas is null \(missing\)/);
+    expect(notAbove.apply({ replicas: 2 })).toBe(true);
+  });
+
+  it('orders numbers, strings, and numbers against numeric strings as json-logic-js does', () => {
+    const run = (rule: unknown) => compileLogic(rule).apply({});
+    expect([run({ '<': [1, 2] }), run({ '<': ['a', 'b'] }), run({ '<=': ['10', 9] }), run({ '>': [' 3 ', 2] }), run({ '<': [1, 2, 3] })]).toEqual([true, true, false, true, true]);
+    for (const [a, b] of [[null, 1], [1, ''], [true, 1], [[1], 2], [{ a: 1, b: 2 }, 1], [1, 'abc'], [Number.NaN, 1]] as const) {
+      expect(() => compileLogic({ '<': [{ var: 'a' }, { var: 'b' }] }).apply({ a, b }), `${String(a)} < ${String(b)}`).toThrow(/has no answer/);
+    }
+  });
+
+  it('guards and defaults give a comparison its answer', () => {
+    const guarded = compileLogic({ and: [{ exists: 'memory' }, { '<=': [{ quantity: { var: 'memory' } }, 16] }] });
+    expect(guarded.apply({})).toBe(false);
+    expect(compileLogic({ '<=': [{ var: ['replicas', 1] }, 3] }).apply({})).toBe(true);
+    expect(compileLogic({ or: [{ '!': { exists: 'x' } }, { '<': [{ var: 'x' }, 3] }] }).apply({})).toBe(true);
   });
 
   it('an unknown operation fails when the rule is compiled, even in a branch that never runs', () => {

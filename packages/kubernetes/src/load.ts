@@ -30,12 +30,13 @@ function profile(translated: Translated, template: { document: object }): CelPro
   if (origin.kind === 'gatekeeper') {
     return {
       names: ADMISSION_CEL_NAMES,
+      literalMessages: true,
       // `params` is the constraint: Gatekeeper's variables.params reads its spec.parameters (null when it has none).
       activation: (input, parameters) => admissionActivation(input, { spec: Object.keys(parameters).length > 0 ? { parameters } : {} }),
     };
   }
   const usesParams = origin.policy.paramKind !== undefined && origin.binding?.paramRef !== undefined;
-  return { names: ADMISSION_CEL_NAMES, activation: (input, parameters) => admissionActivation(input, usesParams ? parameters : null) };
+  return { names: ADMISSION_CEL_NAMES, literalMessages: true, activation: (input, parameters) => admissionActivation(input, usesParams ? parameters : null) };
 }
 
 function parameterSets(translated: Translated, document: object, lookup: ParamLookup | undefined): ParameterSetResolver | undefined {

@@ -27,6 +27,11 @@ function isNode(x: unknown): x is Node {
 export interface Facts {
   /** Free names read at the root, with the position of their first use. */
   roots: Map<string, number>;
+  /**
+   * For each root, the constant paths the expression reads below it (`object.spec.containers` →
+   * ['spec', 'containers']), or `'whole'` when the root is also used as a value of its own.
+   */
+  paths: Map<string, string[][] | 'whole'>;
   /** Constant paths read from `params`/`parameters` (the segments after it). */
   parameterReads: string[][];
   /** Functions called by name (global form) with a position. */
@@ -36,8 +41,15 @@ export interface Facts {
 const METERED = Symbol('verdict.metered');
 const PARAMETER_ROOTS = new Set(['params', 'parameters']);
 
-/** The constant path of a select/index chain rooted at a free name: [root, ...segments]. */
-function chain(node: Node, bound: ReadonlySet<string>): string[] | undefined {
+/**
+ * Names bound inside an expression (comprehension and cel.bind variables). A variable bound to the
+ * elements of a constant path (`object.spec.containers.all(c, …)`) is an alias: reads through it are
+ * paths below the root (`object`, ['spec', 'containers', '*', …]); other bound names read nothing from it.
+ */
+type Bound = ReadonlyMap<string, readonly string[] | null>;
+
+/** The path of a select/index chain with constant keys, resolved through aliases: [root, ...segments]. */
+function chain(node: Node, bound: Bound): string[] | undefined {
   const segs: string[] = [];
   let cur: Node = node;
   for (;;) {
@@ -50,8 +62,10 @@ function chain(node: Node, bound: ReadonlySet<string>): string[] | undefined {
       if (key.op !== 'value' || typeof key.args !== 'string') return undefined;
       segs.push(key.args);
       cur = inner;
-    } else if (cur.op === 'id' && typeof cur.args === 'string' && !bound.has(cur.args)) {
-      segs.push(cur.args);
+    } else if (cur.op === 'id' && typeof cur.args === 'string') {
+      const alias = bound.get(cur.args);
+      if (alias === null) return undefined;
+      segs.push(...[...(alias ?? [cur.args])].reverse());
       return segs.reverse();
     } else return undefined;
   }
@@ -59,45 +73,72 @@ function chain(node: Node, bound: ReadonlySet<string>): string[] | undefined {
 
 /** Collects facts and instruments the AST (idempotent: a node is instrumented once). */
 export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): Facts {
-  const facts: Facts = { roots: new Map(), parameterReads: [], calls: new Map() };
-  const seen = new Set<object>();
-  const visit = (node: Node, bound: ReadonlySet<string>, inChain: boolean): void => {
-    if (seen.has(node) && bound.size === 0) return;
-    seen.add(node);
+  const facts: Facts = { roots: new Map(), paths: new Map(), parameterReads: [], calls: new Map() };
+  const usePath = (path: readonly string[] | 'whole-root', name?: string): void => {
+    const rootName = path === 'whole-root' ? name! : path[0]!;
+    const segments = path === 'whole-root' ? 'whole' : path.slice(1);
+    const known = facts.paths.get(rootName);
+    if (known === 'whole') return;
+    if (segments === 'whole' || (segments.length === 0)) facts.paths.set(rootName, 'whole');
+    else if (known) known.push(segments);
+    else facts.paths.set(rootName, [segments]);
+  };
+  const bindTo = (bound: Bound, name: string, range: Node | undefined, element: boolean): Bound => {
+    const path = range ? chain(range, bound) : undefined;
+    const next = new Map(bound);
+    next.set(name, path ? (element ? [...path, '*'] : path) : null);
+    return next;
+  };
+  const visit = (node: Node, bound: Bound, inChain: boolean): void => {
     const alternate = node.meta.alternate;
     if (alternate) return visit(alternate, bound, false);
     const macro = node.meta.macro;
     if (macro) {
       if (macro.var !== undefined && macro.val && macro.exp) {
         visit(macro.val, bound, false);
-        visit(macro.exp, new Set([...bound, macro.var]), false);
+        visit(macro.exp, bindTo(bound, macro.var, macro.val, false), false);
         return;
       }
       // Other macros (has, orValue, or, …) keep their operands in fields of their own.
-      for (const [key, value] of Object.entries(macro)) if (key !== 'ast') visitAll(value, bound);
+      // (`ast` is the call itself; `macroHasProps` is has()'s own flattening of its argument.)
+      for (const [key, value] of Object.entries(macro)) if (key !== 'ast' && key !== 'macroHasProps') visitAll(value, bound);
       return;
     }
     switch (node.op) {
       case 'id': {
         const name = node.args as string;
-        if (!bound.has(name) && !facts.roots.has(name)) facts.roots.set(name, node.pos);
+        const alias = bound.get(name);
+        if (alias === null) return;
+        if (alias) {
+          if (!inChain) usePath(alias);
+          return;
+        }
+        if (!facts.roots.has(name)) facts.roots.set(name, node.pos);
+        if (!inChain) usePath('whole-root', name);
         return;
       }
       case 'comprehension': {
-        const a = node.args as { iterable: Node; init: Node; step: Node; iterVarName: string; condition?: unknown };
-        visit(a.iterable, bound, false);
+        const a = node.args as { iterable: Node; init: Node; step: Node; iterVarName: string };
+        const range = chain(a.iterable, bound);
+        if (range) {
+          // The range is read as a container: its elements only where the step reads them.
+          usePath([...range, '*', '']);
+          visit(a.iterable, bound, true);
+        } else visit(a.iterable, bound, false);
         visit(a.init, bound, false);
-        visit(a.step, new Set([...bound, a.iterVarName]), false);
+        visit(a.step, bindTo(bound, a.iterVarName, a.iterable, true), false);
         meterComprehension(node);
         return;
       }
       case '.': case '.?': case '[]': case '[?]': {
-        if (!inChain) {
-          const path = chain(node, bound);
-          if (path && PARAMETER_ROOTS.has(path[0]!) && path.length > 1) facts.parameterReads.push(path.slice(1));
+        const path = inChain ? undefined : chain(node, bound);
+        if (path) {
+          if (PARAMETER_ROOTS.has(path[0]!) && path.length > 1 && !bound.has(path[0]!)) facts.parameterReads.push(path.slice(1));
+          usePath(path);
         }
         const [inner, key] = node.args as [Node, unknown];
-        visit(inner, bound, true);
+        // Inside a constant chain the inner nodes are part of it; below a dynamic step they start their own.
+        visit(inner, bound, inChain || path !== undefined);
         if (isNode(key)) visit(key, bound, false);
         return;
       }
@@ -119,11 +160,11 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
         visitAll(node.args, bound);
     }
   };
-  const visitAll = (x: unknown, bound: ReadonlySet<string>): void => {
+  const visitAll = (x: unknown, bound: Bound): void => {
     if (isNode(x)) visit(x, bound, false);
     else if (Array.isArray(x)) for (const y of x) visitAll(y, bound);
   };
-  visit(root, new Set(), false);
+  visit(root, new Map(), false);
   return facts;
 }
 

@@ -31,6 +31,8 @@ export interface CompiledCel {
   readonly expression: string;
   /** Free names the expression reads. */
   readonly roots: readonly string[];
+  /** Per root: a trie of the constant paths read below it, or `'whole'` (see {@link PathTrie}). */
+  readonly paths: ReadonlyMap<string, PathTrie>;
   /** Constant `params.x.y` / `parameters.x.y` reads (segments after the root). */
   readonly parameterReads: readonly (readonly string[])[];
   /** The checked result type (`bool`, `string`, `dyn`, …). */
@@ -46,6 +48,30 @@ interface Parsed {
 
 const ALWAYS = ['variables'];
 
+/** The constant paths read below a root: `true` where a value is read whole. */
+export type PathTrie = true | Map<string, PathTrie>;
+
+function trie(paths: string[][] | 'whole' | undefined): PathTrie {
+  if (paths === undefined || paths === 'whole') return true;
+  const root = new Map<string, PathTrie>();
+  for (const path of paths) {
+    let node: Map<string, PathTrie> = root;
+    for (let i = 0; i < path.length; i++) {
+      const seg = path[i]!;
+      const next = node.get(seg);
+      if (next === true) break;
+      if (i === path.length - 1) node.set(seg, true);
+      else if (next) node = next;
+      else {
+        const fresh = new Map<string, PathTrie>();
+        node.set(seg, fresh);
+        node = fresh;
+      }
+    }
+  }
+  return root;
+}
+
 export function buildCel(expression: string, options: CelCompileOptions): CompiledCel {
   if (typeof expression !== 'string') throw new CelCompileError(`a CEL expression must be a string (got ${expression === null ? 'null' : typeof expression})`, undefined);
   if (expression.trim() === '') throw new CelCompileError('the CEL expression is empty', undefined);
@@ -57,6 +83,8 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
   }
   const checked = parsed.check();
   const facts = analyse(parsed.ast, options.environment.overrides);
+  // Namespaces the environment defines (optional, strings, sets, cel, …) are not read from the activation.
+  for (const name of [...facts.roots.keys()]) if (options.environment.env.hasVariable(name)) facts.roots.delete(name);
   for (const [name, pos] of [...facts.roots, ...facts.calls]) {
     const refused = options.refuse.get(name);
     if (refused !== undefined) throw new CelCompileError(refused, pos);
@@ -77,6 +105,7 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
   return {
     expression,
     roots: [...facts.roots.keys()],
+    paths: new Map([...facts.roots.keys()].map((r) => [r, trie(facts.paths.get(r))])),
     parameterReads: facts.parameterReads,
     type,
     run(activation) {

@@ -4,6 +4,7 @@
  * so the base one is built once per process and an adapter's functions get one clone per distinct set.
  */
 import { Environment } from '@marcbachmann/cel-js';
+import { DECLINE } from './ast.js';
 import { KUBERNETES_LIBRARIES, type CelLibrary, type Override } from './lib/index.js';
 
 /**
@@ -26,11 +27,20 @@ let base: CelEnvironment | undefined;
 const withFunctions = new Map<string, CelEnvironment>();
 
 function build(libraries: readonly CelLibrary[], extra: readonly CelFunction[]): CelEnvironment {
-  const env = new Environment({ unlistedVariablesAreDyn: true, enableOptionalTypes: true, homogeneousAggregateLiterals: true });
+  // Kubernetes checks list and map literals for homogeneous types but lets dyn() unify with anything; cel-js's
+  // check refuses [dyn("a"), 1], so verdict does not check them (more permissive; see docs/concepts/cel.md).
+  const env = new Environment({ unlistedVariablesAreDyn: true, enableOptionalTypes: true, homogeneousAggregateLiterals: false });
   const overrides = new Map<string, Override>();
   for (const lib of libraries) {
     lib.register(env);
-    for (const [key, fn] of Object.entries(lib.overrides ?? {})) overrides.set(key, fn);
+    for (const [key, fn] of Object.entries(lib.overrides ?? {})) {
+      const earlier = overrides.get(key);
+      // Two libraries may replace the same name for different receiver types: the first that applies wins.
+      overrides.set(key, earlier ? (values) => {
+        const out = earlier(values);
+        return out === DECLINE ? fn(values) : out;
+      } : fn);
+    }
   }
   for (const f of extra) env.registerFunction(f.signature, f.handler as never);
   return { env, overrides };

@@ -7,7 +7,8 @@ import { VerdictError } from '../errors.js';
 import { buildCel, CelCompileError, pointAt } from './compile.js';
 import { celEnvironment, type CelFunction } from './env.js';
 import { withMeter } from './runtime.js';
-import { fromCel, toCel } from './values.js';
+import { view } from './rule.js';
+import { fromCel } from './values.js';
 
 export interface CompiledCel {
   /** The checked result type (`bool`, `string`, `int`, `dyn`, …). */
@@ -41,7 +42,7 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
     evaluate(variables = {}) {
       const act = Object.create(null) as Record<string, unknown>;
       const cache = new Map<object, unknown>();
-      for (const [k, v] of Object.entries(variables)) act[k] = toCel(v, cache);
+      for (const [k, v] of Object.entries(variables)) act[k] = view(v, compiled.paths.get(k) ?? true, cache);
       try {
         return fromCel(withMeter(budget === undefined ? UNMETERED : new CostMeter(budget), () => compiled.run(act)));
       } catch (error) {

@@ -6,7 +6,7 @@
  */
 import type { Fn, Scope } from '../logic/scope.js';
 import { ownGet } from '../util/object.js';
-import { buildCel, type CompiledCel } from './compile.js';
+import { buildCel, type CompiledCel, type PathTrie } from './compile.js';
 import type { CelEnvironment } from './env.js';
 import { withMeter } from './runtime.js';
 import { fromCel, toCel, celTypeName, type CelCache } from './values.js';
@@ -15,6 +15,11 @@ import { fromCel, toCel, celTypeName, type CelCache } from './values.js';
 export interface CelProfile {
   /** The only free names expressions may use (besides `variables`); any other is a load error. */
   readonly names: readonly string[];
+  /**
+   * `message` is literal text, never a `{{ }}` template, and is trimmed (ValidatingAdmissionPolicy and
+   * Gatekeeper's CEL templates: the API server never expands templates). Default false.
+   */
+  readonly literalMessages?: boolean;
   /** The root values, built once per policy evaluation (per parameter set) from the input and the parameters. */
   activation(input: Readonly<Record<string, unknown>>, parameters: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
 }
@@ -67,7 +72,7 @@ function variablesOf(ctx: CelContext, scope: Scope, state: State): object {
     if (state.computing.has(name)) throw new Error(`variable "${name}" refers to itself`);
     state.computing.add(name);
     try {
-      const value = compiled.run(activation(ctx, compiled.roots, scope, ROOT));
+      const value = compiled.run(activation(ctx, compiled, scope, ROOT));
       state.values.set(name, value);
       return value;
     } catch (error) {
@@ -91,26 +96,60 @@ interface Item {
   readonly item: boolean;
 }
 
-function readRoot(ctx: CelContext, name: string, scope: Scope, at: Item & { state: State }): unknown {
-  const state = at.state;
-  if (name === 'variables') return variablesOf(ctx, scope, state);
-  if (name === 'element' && scope.hasElement) return toCel(scope.element, state.cache);
-  if (at.item && name === 'item') return toCel(at.data, state.cache);
-  if (name === 'input' && !ctx.profile) return toCel(scope.input, state.cache);
+function rootValue(ctx: CelContext, name: string, scope: Scope, at: Item & { state: State }): unknown {
+  if (name === 'element' && scope.hasElement) return scope.element;
+  if (at.item && name === 'item') return at.data;
+  if (name === 'input' && !ctx.profile) return scope.input;
   if (ctx.profile) {
-    state.activation ??= ctx.profile.activation(scope.input as Record<string, unknown>, (scope.parameters ?? {}) as Record<string, unknown>);
-    return toCel(ownGet(state.activation, name), state.cache);
+    at.state.activation ??= ctx.profile.activation(scope.input as Record<string, unknown>, (scope.parameters ?? {}) as Record<string, unknown>);
+    return ownGet(at.state.activation, name);
   }
-  if (name === 'parameters' || name === 'params') return toCel(scope.parameters, state.cache);
-  return toCel(ownGet(scope.input, name), state.cache);
+  if (name === 'parameters' || name === 'params') return scope.parameters;
+  return ownGet(scope.input, name);
 }
 
-function activation(ctx: CelContext, roots: readonly string[], scope: Scope, at: Item): Record<string, unknown> {
-  const where = { state: stateOf(scope), data: at.data, item: at.item };
+/**
+ * The value CEL sees for a root. Only the paths the expression reads are converted (integral numbers to
+ * ints), copy-on-write: a rule reading `object.spec.containers[*].resources.limits.memory` allocates
+ * nothing when those are strings, and the rest of the object is never visited. `'*'` stands for every
+ * element of a list (a comprehension's range). Frozen values (parameters) convert whole, once per process.
+ */
+export function view(value: unknown, paths: PathTrie, cache: CelCache): unknown {
+  if (paths === true || typeof value === 'number') return toCel(value, cache);
+  if (value === null || typeof value !== 'object') return value;
+  if (Object.isFrozen(value)) return toCel(value, cache);
+  if (Array.isArray(value)) {
+    const each = paths.get('*');
+    if (!each) return value;
+    let copy: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      const next = view(item, each, cache);
+      if (next !== item) (copy ??= value.slice())[i] = next;
+    }
+    return copy ?? value;
+  }
+  const proto = Object.getPrototypeOf(value) as unknown;
+  if (proto !== Object.prototype && proto !== null) return toCel(value, cache);
+  let copy: Record<string, unknown> | undefined;
+  for (const [key, sub] of paths) {
+    if (key === '*' || key === '') continue;
+    const item = ownGet(value, key);
+    if (item === undefined) continue;
+    const next = view(item, sub, cache);
+    if (next !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = next;
+  }
+  return copy ?? value;
+}
+
+function activation(ctx: CelContext, compiled: CompiledCel, scope: Scope, at: Item): Record<string, unknown> {
+  const state = stateOf(scope);
+  const where = { state, data: at.data, item: at.item };
   const act = Object.create(null) as Record<string, unknown>;
+  const roots = compiled.roots;
   for (let i = 0; i < roots.length; i++) {
     const name = roots[i]!;
-    const value = readRoot(ctx, name, scope, where);
+    const value = name === 'variables' ? variablesOf(ctx, scope, state) : view(rootValue(ctx, name, scope, where), compiled.paths.get(name)!, state.cache);
     if (value !== undefined) act[name] = value;
   }
   return act;
@@ -118,10 +157,9 @@ function activation(ctx: CelContext, roots: readonly string[], scope: Scope, at:
 
 /** Raw CEL evaluation in a scope (values stay CEL values: bigint ints). */
 export function celEvaluator(ctx: CelContext, compiled: CompiledCel, item = false): (data: unknown, scope: Scope) => unknown {
-  const roots = compiled.roots;
   return (data, scope) => {
     try {
-      return withMeter(scope.meter, () => compiled.run(activation(ctx, roots, scope, item ? { data, item } : ROOT)));
+      return withMeter(scope.meter, () => compiled.run(activation(ctx, compiled, scope, item ? { data, item } : ROOT)));
     } catch (error) {
       throw plain(error);
     }

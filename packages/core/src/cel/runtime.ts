@@ -7,8 +7,8 @@ import { UNMETERED, type CostMeter } from '../budget.js';
 
 let current: CostMeter = UNMETERED;
 
-/** Characters of string work that cost one unit (Kubernetes charges 0.1 per character; we round coarser). */
-export const CHARS_PER_UNIT = 16;
+/** Characters of string work that cost one unit (as Kubernetes: 0.1 per character; the safety unit table). */
+export const CHARS_PER_UNIT = 10;
 
 /** Runs `f` with `meter` as the meter CEL functions spend from; a budget exceeded inside a macro is never lost. */
 export function withMeter<T>(meter: CostMeter, f: () => T): T {

@@ -146,3 +146,16 @@ export function celTypeName(value: unknown): string {
   if (ctor?.name === 'Optional') return 'optional';
   return ctor?.name ?? 'object';
 }
+
+/** UTF-8 bytes of a string (core has no TextEncoder: it builds against ES2022 only). */
+export function utf8(text: string): number[] {
+  const out: number[] = [];
+  for (const ch of text) {
+    const c = ch.codePointAt(0)!;
+    if (c < 0x80) out.push(c);
+    else if (c < 0x800) out.push(0xc0 | (c >> 6), 0x80 | (c & 63));
+    else if (c < 0x10000) out.push(0xe0 | (c >> 12), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+    else out.push(0xf0 | (c >> 18), 0x80 | ((c >> 12) & 63), 0x80 | ((c >> 6) & 63), 0x80 | (c & 63));
+  }
+  return out;
+}

@@ -2,10 +2,12 @@
  * json-logic-js 2.0.5 operations, compiled. Semantics follow json-logic-js
  * line by line (loose `==`, `+` via parseFloat, `*` as a reduce without an
  * initial value, `and`/`or` returning operands, …); the differential test in
- * `test/logic-differential.test.ts` holds us to it. Deliberate difference:
+ * `test/logic-differential.test.ts` holds us to it. Deliberate differences:
  * `var` reads own properties only, so `constructor`, `__proto__` and friends
- * are never reached through the prototype chain.
+ * are never reached through the prototype chain; ordering comparisons over a
+ * missing or unordered value have no answer instead of `null <= 16` (compare.ts).
  */
+import { compileComparison } from './compare.js';
 import { truthy, type Fn, type Scope } from './scope.js';
 
 export type Args = readonly Fn[];
@@ -34,8 +36,6 @@ const BINARY: Record<string, (a: Fn, b: Fn) => Fn> = {
   '!=': (a, b) => (d, s) => a(d, s) != b(d, s),
   '===': (a, b) => (d, s) => a(d, s) === b(d, s),
   '!==': (a, b) => (d, s) => a(d, s) !== b(d, s),
-  '>': (a, b) => (d, s) => (a(d, s) as number) > (b(d, s) as number),
-  '>=': (a, b) => (d, s) => (a(d, s) as number) >= (b(d, s) as number),
   '%': (a, b) => (d, s) => (a(d, s) as number) % (b(d, s) as number),
   '/': (a, b) => (d, s) => (a(d, s) as number) / (b(d, s) as number),
 };
@@ -56,28 +56,17 @@ export function withExtras(fn: Fn, args: Args, used: number): Fn {
   };
 }
 
-function between(args: Args, strict: boolean): Fn {
-  const [a, b, c] = [args[0] ?? none, args[1] ?? none, args[2]];
-  if (!c) return strict ? (d, s) => (a(d, s) as number) < (b(d, s) as number) : (d, s) => (a(d, s) as number) <= (b(d, s) as number);
-  const lt = strict ? (x: unknown, y: unknown) => (x as number) < (y as number) : (x: unknown, y: unknown) => (x as number) <= (y as number);
-  return withExtras((d, s) => {
-    const va = a(d, s);
-    const vb = b(d, s);
-    const vc = c(d, s);
-    return vc === undefined ? lt(va, vb) : lt(va, vb) && lt(vb, vc);
-  }, args, 3);
-}
-
-/** Operations whose arguments are all evaluated first (json-logic-js "everyone else"). */
-export const EAGER: Record<string, (args: Args) => Fn> = {
+/** Operations whose arguments are all evaluated first (json-logic-js "everyone else"); `nodes` are the arguments as written. */
+export const EAGER: Record<string, (args: Args, nodes: readonly unknown[]) => Fn> = {
   '==': (args) => binary(args, BINARY['==']!),
   '===': (args) => binary(args, BINARY['===']!),
   '!=': (args) => binary(args, BINARY['!=']!),
   '!==': (args) => binary(args, BINARY['!==']!),
-  '>': (args) => binary(args, BINARY['>']!),
-  '>=': (args) => binary(args, BINARY['>=']!),
-  '<': (args) => between(args, true),
-  '<=': (args) => between(args, false),
+  // Ordering comparisons fail safe (compare.ts): `>`/`>=` use two arguments, `<`/`<=` up to three.
+  '>': (args, nodes) => withExtras(compileComparison('>', args.slice(0, 2), nodes), args, 2),
+  '>=': (args, nodes) => withExtras(compileComparison('>=', args.slice(0, 2), nodes), args, 2),
+  '<': (args, nodes) => withExtras(compileComparison('<', args.slice(0, 3), nodes), args, 3),
+  '<=': (args, nodes) => withExtras(compileComparison('<=', args.slice(0, 3), nodes), args, 3),
   '%': (args) => binary(args, BINARY['%']!),
   '/': (args) => binary(args, BINARY['/']!),
   '!!': (args) => {

@@ -7,6 +7,7 @@ import { escapePointerSegment, isPlainObject, parsePathNotation, preview } from 
 import { didYouMean } from '../util/suggest.js';
 import { compileAnd, compileIf, compileIteration, compileOr, EAGER, evalArgs, ITERATION_OPS, withExtras } from './builtins.js';
 import { CONSTANTS, constant, EXTENSIONS, isConstant } from './extensions.js';
+import { parameterRead, type ParameterRead } from './reads.js';
 import { makeRootReader, makeWalker, pathExists, rootExists, rootObject, type Fn, type Scope } from './scope.js';
 
 export type Mode = 'root' | 'item';
@@ -50,6 +51,13 @@ export class LogicCompiler {
   readonly patternSites: PatternSite[] = [];
   /** The CEL rule language, where the document's context provides it. */
   cel: CelHook | undefined;
+  /**
+   * Every `parameters.<path>` the compiled rules read with a path written out
+   * (root-scope `var`, `input`, `exists`, `missing`, `get` on a parameter), for
+   * the load-time check against `parametersSchema`. Other rule languages
+   * compiled for the same template push their reads here too.
+   */
+  readonly parameterReads: ParameterRead[] = [];
   private readonly compiled = new Map<string, Fn>();
   private readonly compiling = new Set<string>();
 
@@ -79,11 +87,15 @@ export class LogicCompiler {
     switch (op) {
       case 'var': {
         const compiled = args();
+        if (mode === 'root' && isConstant(compiled[0])) this.noteRead(CONSTANTS.get(compiled[0]!), at);
         return withExtras(this.compileVar(compiled, mode), compiled, 2);
       }
       case 'missing':
-      case 'missing_some':
-        return this.compileMissing(op, args(), mode);
+      case 'missing_some': {
+        const compiled = args();
+        if (mode === 'root') this.noteMissingReads(op, compiled, at);
+        return this.compileMissing(op, compiled, mode);
+      }
       case 'if':
       case '?:':
         return compileIf(args());
@@ -113,6 +125,7 @@ export class LogicCompiler {
       throw new LogicError(`unknown operation "${op}"${didYouMean(op, OPERATION_NAMES)}. An object with one key is read as an operation; to write a literal object give it a different number of keys`, at);
     }
     const compiledArgs = args();
+    if (op === 'get') this.noteGetRead(list, compiledArgs, mode, at);
     if (mode === 'root' && (op === 'glob' || op === 'regex') && !isConstant(compiledArgs[0])) {
       const site: PatternSite = { kind: op, pattern: compiledArgs[0]! };
       if (op === 'regex' && compiledArgs[2]) site.flags = compiledArgs[2];
@@ -120,7 +133,7 @@ export class LogicCompiler {
     }
     let fn: Fn;
     try {
-      fn = make(compiledArgs);
+      fn = make(compiledArgs, list);
     } catch (error) {
       throw new LogicError(`"${op}": ${(error as Error).message}`, at);
     }
@@ -133,6 +146,35 @@ export class LogicCompiler {
       }
     }
     return fn;
+  }
+
+  /** Records a read of a written-out root path (dotted string or number) when it is below `parameters`. */
+  private noteRead(path: unknown, at: string, extra: readonly string[] = []): void {
+    if (typeof path !== 'string') return;
+    const read = parameterRead([...path.split('.'), ...extra], at);
+    if (read) this.parameterReads.push(read);
+  }
+
+  /** `missing` / `missing_some` with keys written out. */
+  private noteMissingReads(op: string, args: readonly Fn[], at: string): void {
+    if (!args.every(isConstant)) return;
+    const values = args.map((a) => CONSTANTS.get(a));
+    const keys = op === 'missing' ? (Array.isArray(values[0]) ? values[0] : values) : values[1];
+    if (Array.isArray(keys)) for (const key of keys) this.noteRead(Array.isArray(key) ? key[0] : key, at);
+    else this.noteRead(keys, at);
+  }
+
+  /** `{"get": [{"var": "parameters.x"}, "key"]}` reads `parameters.x.key`. */
+  private noteGetRead(list: readonly unknown[], args: readonly Fn[], mode: Mode, at: string): void {
+    const source = list[0];
+    if (!isLogic(source) || !isConstant(args[1])) return;
+    const op = Object.keys(source)[0]!;
+    if (op !== 'input' && !(op === 'var' && mode === 'root')) return;
+    const raw = source[op];
+    const path = Array.isArray(raw) ? raw[0] : raw;
+    const key = CONSTANTS.get(args[1]!);
+    const segments = Array.isArray(key) ? key.map(String) : [String(key)];
+    if (typeof path === 'string' && path.split('.')[0] === 'parameters') this.noteRead(path, at, segments);
   }
 
   private compileVar(args: Fn[], mode: Mode): Fn {
@@ -183,6 +225,8 @@ export class LogicCompiler {
 
   private compileInput(list: unknown[], at: string): Fn {
     const segments = this.constantPath(list[0], 'input', at);
+    const parameter = parameterRead(segments, at);
+    if (parameter) this.parameterReads.push(parameter);
     const dflt = list[1] === undefined ? undefined : this.compile(list[1], 'root', `${at}/1`);
     const read = makeRootReader(segments);
     if (!dflt) return (_d, s) => read(s, null);
@@ -194,6 +238,8 @@ export class LogicCompiler {
 
   private compileExists(list: unknown[], mode: Mode, at: string): Fn {
     const segments = this.constantPath(list[0], 'exists', at);
+    const read = mode === 'root' ? parameterRead(segments, at) : undefined;
+    if (read) this.parameterReads.push(read);
     return mode === 'root' ? (_d, s) => rootExists(s, segments) : (d) => pathExists(d, segments);
   }
 

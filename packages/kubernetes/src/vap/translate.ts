@@ -177,7 +177,11 @@ function translate(claimed: readonly number[], ctx: TranslationContext, { out, d
       if (binding.matchResources) checkMatch(dialect, binding.matchResources, { document: i, at: '/spec/matchResources' }, ctx);
     } else if (isConstraintTemplate(doc)) {
       const template = readCelTemplate(doc, i, celCodeIndex(doc), report);
-      if (!template) continue;
+      if (!template) {
+        const names = isObject(doc['spec']) && isObject(doc['spec']['crd']) && isObject(doc['spec']['crd']['spec']) ? doc['spec']['crd']['spec']['names'] : undefined;
+        if (isObject(names) && typeof names['kind'] === 'string') ctx.broken(names['kind']);
+        continue;
+      }
       const document = gatekeeperTemplateOf(template);
       out.templates.set(document, { kind: 'gatekeeper', template });
       out.registry.celKinds.set(template.kind, { failurePolicy: template.failurePolicy, validations: template.validations });

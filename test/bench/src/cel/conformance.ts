@@ -94,7 +94,7 @@ function runOne(c: Candidate, t: RawTest): { outcome: Outcome; why?: string } {
   }
   let actual: Canonical;
   try {
-    actual = c.canonical(c.compile(o.expr)(bindings));
+    actual = c.canonical(c.compile(o.expr, o.disableCheck === true)(bindings));
   } catch (error) {
     if (expected === 'error') return { outcome: 'pass' };
     return { outcome: 'fail', why: `error: ${String((error as Error).message).split('\n')[0]!.slice(0, 120)}` };
@@ -126,7 +126,7 @@ export function measureConformance(showFailures = false): FileResult[] {
         const r = runOne(c, test);
         if (r.outcome === 'pass') pass++;
         else if (r.outcome === 'proto') proto++;
-        else if (showFailures && (shown.get(c.name) ?? 0) < 4000) {
+        else if (showFailures && (shown.get(c.name) ?? 0) < 40) {
           shown.set(c.name, (shown.get(c.name) ?? 0) + 1);
           console.log(`  [${c.name}] ${name}: ${test.original.expr.slice(0, 80)} → ${r.why}`);
         }

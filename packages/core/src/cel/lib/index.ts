@@ -3,8 +3,14 @@
  * enables in environment/base.go), each in its own file, registered into the base environment.
  */
 import type { Environment } from '@marcbachmann/cel-js';
+import { formatLibrary } from './format.js';
+import { listsLibrary } from './lists.js';
+import { netLibrary } from './net.js';
 import { quantityLibrary } from './quantity.js';
 import { regexLibrary } from './regex.js';
+import { semverLibrary } from './semver.js';
+import { stringsLibrary } from './strings.js';
+import { urlLibrary } from './url.js';
 
 /**
  * verdict's implementation of a function cel-js already has (values: `[receiver?, ...args]`). Returns
@@ -19,4 +25,6 @@ export interface CelLibrary {
   readonly overrides?: Readonly<Record<string, Override>>;
 }
 
-export const KUBERNETES_LIBRARIES: readonly CelLibrary[] = [quantityLibrary, regexLibrary];
+export const KUBERNETES_LIBRARIES: readonly CelLibrary[] = [
+  quantityLibrary, regexLibrary, stringsLibrary, listsLibrary, netLibrary, urlLibrary, formatLibrary, semverLibrary,
+];
