@@ -113,8 +113,8 @@ describe('Gatekeeper ConstraintTemplates with a K8sNativeValidation block', () =
     expect(p!.message).toContain('port the logic to a PolicyTemplate');
   });
 
-  it('refuse the variable names Gatekeeper reserves and a name that is not the lowercase kind', () => {
-    const problems = problemsOf([{ ...template({ variables: [{ name: 'params', expression: '1' }, { name: 'gatekeeper_internal_x', expression: '1' }], validations: [{ expression: 'true' }] }), metadata: { name: 'wrong' } }]);
+  it('refuse the variable names Gatekeeper reserves and a name that is not the lowercase kind, without calling its constraints unknown', () => {
+    const problems = problemsOf([{ ...template({ variables: [{ name: 'params', expression: '1' }, { name: 'gatekeeper_internal_x', expression: '1' }], validations: [{ expression: 'true' }] }), metadata: { name: 'wrong' } }, constraint({})]);
     expect(problems.map((p) => p.path)).toEqual(['/metadata/name', '/spec/targets/0/code/0/source/variables/0/name', '/spec/targets/0/code/0/source/variables/1/name']);
   });
 

@@ -44,6 +44,11 @@ describe('the answer of a ValidatingAdmissionPolicy', () => {
     expect((await setup({ validations: blank }).run(deployment())).response.status?.message).toMatch(/denied request: failed expression: false$/);
   });
 
+  it('shows a static message as written, braces included (the API server expands nothing)', async () => {
+    const { response } = await setup({ validations: [{ expression: 'false', message: '  use {{ replicas }} of at most 5  ' }] }).run(deployment());
+    expect(response.status?.message).toMatch(/denied request: use \{\{ replicas \}\} of at most 5$/);
+  });
+
   it('answers with the first failing validation, its message and its code', async () => {
     const validations = [{ expression: 'true' }, { expression: 'false', message: 'second', reason: 'Forbidden' }, { expression: 'false', message: 'third' }];
     const { response } = await setup({ validations }).run(deployment());
