@@ -9,7 +9,7 @@ import { loadPolicySet, PolicySet, type CelProfile, type ParameterSetResolver, t
 import { kubernetesDialect, MUTATION_TARGET } from './dialect.js';
 import { AdmissionError } from './errors.js';
 import { ADMISSION_CEL_NAMES, admissionActivation } from './vap/activation.js';
-import { collectParams, ParamCache, type ParamLookup } from './vap/params.js';
+import { collectParams, ParamCache, type CollectedParams, type ParamLookup } from './vap/params.js';
 import { register } from './vap/registry.js';
 import { kubernetesTranslator, type Translated } from './vap/translate.js';
 
@@ -43,10 +43,20 @@ function parameterSets(translated: Translated, document: object, lookup: ParamLo
   const origin = translated.bindings.get(document);
   if (!origin?.binding.paramRef || !origin.policy.paramKind) return undefined;
   const { binding, policy, documents } = origin;
+  // Without a lookup the parameters come from the set alone, so the answer per namespace never changes.
+  const cache = lookup ? undefined : new Map<string, CollectedParams>();
   return (input) => {
-    const found = collectParams(policy.paramKind, binding.paramRef, typeof input['namespace'] === 'string' ? input['namespace'] : '', { documents, ...(lookup ? { lookup } : {}) });
+    const namespace = typeof input['namespace'] === 'string' ? input['namespace'] : '';
+    let found = cache?.get(namespace);
+    if (!found) {
+      found = collectParams(policy.paramKind, binding.paramRef, namespace, { documents, ...(lookup ? { lookup } : {}) });
+      if (cache) {
+        if (cache.size >= 1024) cache.clear();
+        cache.set(namespace, found);
+      }
+    }
     if ('error' in found) throw new Error(`failed to configure binding: ${found.error}`);
-    return found.params.filter((p) => p !== null);
+    return found.params as ReadonlyArray<Readonly<Record<string, unknown>>>;
   };
 }
 

@@ -113,7 +113,7 @@ export function failureResponse(uid: string, message: string, failurePolicy: Fai
 export function toAdmissionResponse(uid: string, decision: Decision, options: ResponseOptions = {}): AdmissionReviewResponse {
   const failurePolicy = options.failurePolicy ?? 'Fail';
   const registry = registryOf(options.policies);
-  const native = registry ? policyAnswer(decision, registry) : undefined;
+  const native = registry ? policyAnswer(decision, registry) : undefined; // undefined when nothing failed
   const denials: string[] = [];
   const failures: string[] = [];
   const audit = new Map<string, string[]>();
@@ -149,7 +149,7 @@ export function toAdmissionResponse(uid: string, decision: Decision, options: Re
   if (failures.length > 0 && failurePolicy === 'Ignore') record(FAILED_OPEN_ANNOTATION, failures.join('\n'));
   for (const [key, value] of Object.entries(native?.auditAnnotations ?? {})) audit.set(annotationKey(key), [value]);
   if (audit.size > 0) response.auditAnnotations = Object.fromEntries([...audit].map(([k, lines]) => [k, lines.join('\n')]));
-  const warnings = sanitizeWarnings(native ? [...decision.warnings, ...native.warnings] : decision.warnings);
+  const warnings = sanitizeWarnings(native && native.warnings.length > 0 ? [...decision.warnings, ...native.warnings] : decision.warnings);
   if (warnings.length > 0) response.warnings = warnings;
   if (options.mutating === true && response.allowed && decision.patch.length > 0) {
     response.patchType = 'JSONPatch';

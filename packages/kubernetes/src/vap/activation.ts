@@ -73,13 +73,14 @@ export function celNamespaceObject(input: Json): Json | null {
   return out;
 }
 
-/** The activation of a ValidatingAdmissionPolicy expression for one input and one parameter object. */
+/**
+ * The activation of a ValidatingAdmissionPolicy expression for one input and
+ * one parameter object. `request` and `namespaceObject` are built when an
+ * expression first reads them (most read only `object`).
+ */
 export function admissionActivation(input: Json, params: unknown): Json {
-  return {
-    object: own(input, 'object') ?? null,
-    oldObject: own(input, 'oldObject') ?? null,
-    request: celRequest(input),
-    params: params === undefined ? null : params,
-    namespaceObject: celNamespaceObject(input),
-  };
+  const out: Json = { object: own(input, 'object') ?? null, oldObject: own(input, 'oldObject') ?? null, params: params === undefined ? null : params };
+  Object.defineProperty(out, 'request', { enumerable: true, get: () => celRequest(input) });
+  Object.defineProperty(out, 'namespaceObject', { enumerable: true, get: () => celNamespaceObject(input) });
+  return out;
 }

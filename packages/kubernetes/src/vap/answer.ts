@@ -67,7 +67,8 @@ function denial(info: BindingInfo, message: string, reason: string | undefined):
 }
 
 /** Splits out and answers the decision entries of ValidatingAdmissionPolicy bindings. */
-export function policyAnswer(decision: Decision, registry: TranslationRegistry): PolicyAnswer {
+export function policyAnswer(decision: Decision, registry: TranslationRegistry): PolicyAnswer | undefined {
+  if (decision.violations.length === 0 && decision.errors.length === 0 && decision.annotations === undefined) return undefined;
   const out: PolicyAnswer = { denials: [], warnings: [], auditAnnotations: {}, handled: new Set() };
   const failures: Failure[] = [];
   const act = (info: BindingInfo, message: string, at: { index: number; reason?: string | undefined }) => {

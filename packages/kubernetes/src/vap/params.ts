@@ -162,7 +162,7 @@ export function collectParams(kind: ParamKind | undefined, ref: ParamRef | undef
     if (ref.name === undefined && !(sources.selector ?? compileLabelSelector(ref.selector ?? {})).matches(own(own(object, 'metadata'), 'labels') as Record<string, string> | undefined ?? {})) continue;
     found.set(`${namespaceOf(object) || search || ''}/${nameOf(object)}`, object);
   }
-  const params = [...found.keys()].sort().map((k) => found.get(k)!);
+  const params = [...found.keys()].sort().map((k) => found.get(k)!);  // with a paramRef, never null
   if (params.length === 0 && ref.parameterNotFoundAction === 'Deny') return { error: 'no params found for policy binding with `Deny` parameterNotFoundAction' };
   return { params };
 }
