@@ -137,6 +137,12 @@ spec: {policyName: p.example.com, validationActions: [Deny]}
     expect(p!.message).toContain('"authorizer" is not available');
   });
 
+  it('says that a MutatingAdmissionPolicy is not supported yet', () => {
+    const [p] = problemsOf([{ apiVersion: 'admissionregistration.k8s.io/v1beta1', kind: 'MutatingAdmissionPolicy', metadata: { name: 'm' }, spec: {} }]);
+    expect(p).toMatchObject({ code: 'UNSUPPORTED', document: 0 });
+    expect(p!.message).toContain('MutatingAdmissionPolicy is not supported yet');
+  });
+
   it('refuses two policies with one name', () => {
     expect(problemsOf([VALID, VALID]).find((p) => p.code === 'DUPLICATE')).toMatchObject({ document: 1, path: '/metadata/name' });
   });

@@ -19,6 +19,9 @@ import type { AdmissionPolicy, PolicyBinding } from './types.js';
 
 type Doc = Readonly<Record<string, unknown>>;
 
+/** Kinds of `admissionregistration.k8s.io` the translator reads (the mutating ones only to say they are not supported). */
+const ADMISSION_KINDS = ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'];
+
 /** What the translation produced, for the CEL hooks and the answers. */
 export interface Translated {
   registry: TranslationRegistry;
@@ -143,7 +146,7 @@ export function kubernetesTranslator(dialect: MatchDialect): { translator: Docum
     claim(documents) {
       const kinds = paramKinds(documents);
       return documents.flatMap((doc, i) => {
-        if (isAdmissionKind(doc, 'ValidatingAdmissionPolicy') || isAdmissionKind(doc, 'ValidatingAdmissionPolicyBinding')) return [i];
+        if (ADMISSION_KINDS.some((kind) => isAdmissionKind(doc, kind))) return [i];
         if (isConstraintTemplate(doc) && celCodeIndex(doc) >= 0) return [i];
         return isObject(doc) && ParamDocuments.isParam(doc, kinds) ? [i] : [];
       });
@@ -175,6 +178,8 @@ function translate(claimed: readonly number[], ctx: TranslationContext, { out, d
       if (bindings.some((b) => b.name === binding.name)) ctx.problem(i, '/metadata/name', `ValidatingAdmissionPolicyBinding "${binding.name}" is defined twice`, 'DUPLICATE');
       else bindings.push(binding);
       if (binding.matchResources) checkMatch(dialect, binding.matchResources, { document: i, at: '/spec/matchResources' }, ctx);
+    } else if (isAdmissionKind(doc, 'MutatingAdmissionPolicy') || isAdmissionKind(doc, 'MutatingAdmissionPolicyBinding')) {
+      ctx.problem(i, '', `${String(doc['kind'])} is not supported yet: verdict loads ValidatingAdmissionPolicies and their bindings; write the mutation as a verdict mutate rule (docs/concepts/mutations.md)`, 'UNSUPPORTED');
     } else if (isConstraintTemplate(doc)) {
       const template = readCelTemplate(doc, i, celCodeIndex(doc), report);
       if (!template) {
