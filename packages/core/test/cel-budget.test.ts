@@ -22,6 +22,6 @@ describe('CEL evaluation spends from the cost budget', () => {
   it('charges string functions in proportion to the input', () => {
     const big = 'a'.repeat(200_000);
     expect(() => compileCel('s.matches("b") || s.indexOf("b") >= 0', { budget: 1000 }).evaluate({ s: big })).toThrow(/exceeded its cost budget/);
-    expect(compileCel('s.matches("b")', { budget: 20_000 }).evaluate({ s: big })).toBe(false);
+    expect(compileCel('s.matches("b")', { budget: 30_000 }).evaluate({ s: big })).toBe(false);
   });
 });
