@@ -8,7 +8,7 @@
  */
 import { isObject } from './read.js';
 import { typeOf } from './suggest.js';
-import { FieldReader, type Report } from './vap/fields.js';
+import { counting, FieldReader, type Report } from './vap/fields.js';
 import { celIdentifierError, dnsSubdomainError, qualifiedNameError } from './vap/names.js';
 import type { NamedExpression, PolicyValidation } from './vap/types.js';
 
@@ -78,11 +78,7 @@ function named(f: FieldReader, key: string, report: Report, what: 'variables' | 
 
 /** Reads a ConstraintTemplate with a CEL block (`code` is its index); `undefined` when it has problems (all reported). */
 export function readCelTemplate(doc: Readonly<Record<string, unknown>>, document: number, code: number, report: Report): CelConstraintTemplate | undefined {
-  let problems = 0;
-  const count: Report = (path, message) => {
-    problems++;
-    report(path, message);
-  };
+  const count = counting(report);
   const metadata = isObject(doc['metadata']) ? doc['metadata'] : {};
   const name = new FieldReader(metadata, '/metadata', count).required('name');
   const spec = doc['spec'] as Readonly<Record<string, unknown>>;
@@ -131,5 +127,5 @@ export function readCelTemplate(doc: Readonly<Record<string, unknown>>, document
   const validation = isObject(crd['validation']) ? crd['validation'] : undefined;
   const schema = validation?.['openAPIV3Schema'];
   if (isObject(schema)) template.parametersSchema = schema;
-  return problems === 0 ? template : undefined;
+  return count.count() === 0 ? template : undefined;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatCaseFailure, runSuites, SuiteError } from '@verdict/testing';
-import { loadGatorSuite, runGatorSuite } from '@verdict/testing/kubernetes';
+import { loadGatorSuite, parseGatorSuite, runGatorSuite } from '@verdict/testing/kubernetes';
 import { tempTree } from './helpers.js';
 
 /** A ConstraintTemplate with a CEL block: objects must carry the labels in the parameters. */
@@ -127,6 +127,13 @@ describe('gator suites', () => {
     } finally {
       cleanup();
     }
+  });
+
+  it('parse from text, with paths relative to the directory given and yes/no read as gator reads them', () => {
+    const suite = parseGatorSuite(SUITE, { file: 'suite.yaml', dir: '/suites/labels' });
+    expect(suite.tests[0]).toMatchObject({ name: 'owner-and-team', template: '/suites/labels/template.yaml', invalid: false });
+    expect(suite.tests[0]!.cases[1]!.assertions.map((a) => a.violations)).toEqual(['yes', 1, 0]);
+    expect(suite.tests[1]).toMatchObject({ invalid: true, cases: [] });
   });
 
   it('refuse a suite whose assertions say something gator would not read', () => {

@@ -8,6 +8,17 @@ export type Report = (path: string, message: string) => void;
 
 type Fields = Readonly<Record<string, unknown>>;
 
+/** A report that also counts: a reader returns its result only when `count()` is still 0. */
+export function counting(report: Report): Report & { count(): number } {
+  let problems = 0;
+  const counted = ((path: string, message: string) => {
+    problems++;
+    report(path, message);
+  }) as Report & { count(): number };
+  counted.count = () => problems;
+  return counted;
+}
+
 /** Reads the fields of the object at `at` (a JSON pointer), reporting through `report`. */
 export class FieldReader {
   constructor(readonly value: Fields, readonly at: string, private readonly report: Report) {}

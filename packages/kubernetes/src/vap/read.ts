@@ -8,7 +8,7 @@
 import { validateLabelSelector, type LabelSelector } from '@verdict/core';
 import { isObject } from '../read.js';
 import { typeOf } from '../suggest.js';
-import { FieldReader, type Report } from './fields.js';
+import { counting, FieldReader, type Report } from './fields.js';
 import { celIdentifierError, dnsLabelError, dnsSubdomainError, pathSegmentError, qualifiedNameError } from './names.js';
 import type { AdmissionPolicy, AuditAnnotation, NamedExpression, ParamKind, ParamRef, PolicyBinding, PolicyValidation, StatusReason, ValidationAction } from './types.js';
 
@@ -143,11 +143,7 @@ function paramKind(spec: Readonly<Record<string, unknown>>, report: Report): Par
 
 /** Reads a ValidatingAdmissionPolicy; `undefined` when it has problems (all reported). */
 export function readAdmissionPolicy(doc: Readonly<Record<string, unknown>>, document: number, report: Report): AdmissionPolicy | undefined {
-  let problems = 0;
-  const count: Report = (path, message) => {
-    problems++;
-    report(path, message);
-  };
+  const count = counting(report);
   const name = readName(doc, count);
   const spec = readSpec(doc, POLICY_SPEC, 'ValidatingAdmissionPolicy', count);
   if (!spec) return undefined;
@@ -170,7 +166,7 @@ export function readAdmissionPolicy(doc: Readonly<Record<string, unknown>>, docu
   if (kind) policy.paramKind = kind;
   const written = (key: string) => Array.isArray(spec[key]) && (spec[key] as unknown[]).length > 0;
   if (!written('validations') && !written('auditAnnotations')) count('/spec/validations', 'validations or auditAnnotations must contain at least one item');
-  return problems === 0 ? policy : undefined;
+  return count.count() === 0 ? policy : undefined;
 }
 
 function paramRef(spec: Readonly<Record<string, unknown>>, report: Report): ParamRef | undefined {
@@ -224,11 +220,7 @@ function validationActions(spec: Readonly<Record<string, unknown>>, report: Repo
 
 /** Reads a ValidatingAdmissionPolicyBinding; `undefined` when it has problems (all reported). */
 export function readPolicyBinding(doc: Readonly<Record<string, unknown>>, document: number, report: Report): PolicyBinding | undefined {
-  let problems = 0;
-  const count: Report = (path, message) => {
-    problems++;
-    report(path, message);
-  };
+  const count = counting(report);
   const name = readName(doc, count);
   const spec = readSpec(doc, BINDING_SPEC, 'ValidatingAdmissionPolicyBinding', count);
   if (!spec) return undefined;
@@ -243,5 +235,5 @@ export function readPolicyBinding(doc: Readonly<Record<string, unknown>>, docume
   if (ref) binding.paramRef = ref;
   const matchResources = f.object('matchResources');
   if (matchResources) binding.matchResources = matchResources;
-  return problems === 0 ? binding : undefined;
+  return count.count() === 0 ? binding : undefined;
 }

@@ -5,10 +5,10 @@
  * regular expression) it gets. Read with YAML 1.2, as gator does, so
  * `violations: yes` is the string "yes". Paths are relative to the suite file.
  */
-import { readFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import { parsePolicyDocuments, PolicyLoadError, sourceLocation } from '@verdict/core';
 import { SuiteError, type SuiteProblem } from '../errors.js';
+import { readSuiteText } from '../suite/parse.js';
 import type { Assertion } from '../suite/types.js';
 
 /** The API group of gator suites. */
@@ -195,12 +195,6 @@ export function parseGatorSuite(text: string, where: { file: string; dir: string
 
 /** Reads a gator suite file (`file` resolved against `cwd`, kept as given for reports). */
 export function loadGatorSuite(file: string, options: { cwd?: string } = {}): GatorSuite {
-  const absolute = resolve(options.cwd ?? process.cwd(), file);
-  let text: string;
-  try {
-    text = readFileSync(absolute, 'utf8');
-  } catch (error) {
-    throw new SuiteError('FILE_UNREADABLE', `cannot read suite ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
-  }
-  return parseGatorSuite(text, { file, dir: dirname(absolute) });
+  const { text, dir } = readSuiteText(file, options);
+  return parseGatorSuite(text, { file, dir });
 }

@@ -116,14 +116,18 @@ function toExpect(raw: Record<string, unknown>, at: string, report: (path: strin
  * reports. Throws {@link SuiteError} (`SUITE_INVALID`, `FILE_UNREADABLE`).
  */
 export function loadSuiteFile(file: string, options: { cwd?: string } = {}): Suite[] {
+  const { text, dir } = readSuiteText(file, options);
+  return parseSuites(text, { file, dir });
+}
+
+/** The text of a suite file (`file` resolved against `cwd`) and its directory. Throws `SuiteError('FILE_UNREADABLE')`. */
+export function readSuiteText(file: string, options: { cwd?: string } = {}): { text: string; dir: string } {
   const absolute = resolve(options.cwd ?? process.cwd(), file);
-  let source: string;
   try {
-    source = readFileSync(absolute, 'utf8');
+    return { text: readFileSync(absolute, 'utf8'), dir: dirname(absolute) };
   } catch (error) {
     throw new SuiteError('FILE_UNREADABLE', `cannot read suite ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
-  return parseSuites(source, { file, dir: dirname(absolute) });
 }
 
 /** Parses suite text; `file` labels problems and `dir` resolves relative paths. */
