@@ -10,13 +10,13 @@ import type { DialectContext, IndexHint, Selector } from '@verdict/core';
 import { namespaceSelector, objectSelector, parseRule, ruleMatches, type ParsedRule } from './match-webhook.js';
 import { own, str } from './read.js';
 import { didYouMean, typeOf } from './suggest.js';
+import { pathSegmentError } from './vap/names.js';
 
 type Block = Readonly<Record<string, unknown>>;
 
 /** Keys of a MatchResources block. */
 export const MATCH_RESOURCES_KEYS = ['resourceRules', 'excludeResourceRules', 'matchPolicy'] as const;
 const MATCH_POLICIES = ['Equivalent', 'Exact'];
-const PATH_SEGMENT = /[/%]/;
 
 interface NamedRule {
   rule: ParsedRule;
@@ -84,8 +84,9 @@ function namedRules(value: unknown, at: string, ctx: DialectContext): NamedRule[
         names = new Set();
         namesRaw.forEach((name, j) => {
           const path = `${where}/resourceNames/${j}`;
-          if (typeof name !== 'string' || name === '' || name === '.' || name === '..' || PATH_SEGMENT.test(name)) {
-            ctx.problem(path, `a resource name must be a non-empty string without "/" or "%", and not "." or ".." (got ${typeof name === 'string' ? `"${name}"` : typeOf(name)})`);
+          const error = typeof name === 'string' && name !== '' ? pathSegmentError(name) : `a resource name must be a non-empty string (got ${typeOf(name)})`;
+          if (error) {
+            ctx.problem(path, error);
             ok = false;
           } else if (names!.has(name)) {
             ctx.problem(path, `duplicate resource name "${name}"`);

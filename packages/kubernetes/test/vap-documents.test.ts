@@ -116,6 +116,12 @@ spec: {policyName: p.example.com, validationActions: [Deny]}
     expect(problems[0]!.message).toContain('did you mean "CREATE"');
   });
 
+  it('refuses resource names that cannot name an object, and repeated ones', () => {
+    const rule = { apiGroups: ['apps'], apiVersions: ['v1'], operations: ['CREATE'], resources: ['deployments'], resourceNames: ['a/b', 'web', 'web'] };
+    const problems = problemsOf([policy('p.example.com', { matchConstraints: { resourceRules: [rule] }, validations: [{ expression: 'true' }] })]);
+    expect(problems.map((p) => p.path)).toEqual(['/spec/matchConstraints/resourceRules/0/resourceNames/0', '/spec/matchConstraints/resourceRules/0/resourceNames/2']);
+  });
+
   it('reports a bad selector in a binding at the binding', () => {
     const problems = problemsOf([VALID, binding('b.example.com', 'replicas.example.com', { matchResources: { namespaceSelector: { matchExpressions: [{ key: 'env', operator: 'Is', values: ['x'] }] } } })]);
     expect(problems[0]).toMatchObject({ document: 1, path: '/spec/matchResources/namespaceSelector/matchExpressions/0/operator' });
