@@ -5,7 +5,7 @@
  * compiled with the Kubernetes match dialect, the CEL names admission
  * policies see, and parameters resolved per request.
  */
-import { loadPolicySet, PolicySet, type CelProfile, type ParameterSetResolver, type PolicySource } from '@verdict/core';
+import { loadPolicySet, PolicySet, type CelProfile, type EvaluationLimits, type ParameterSetResolver, type PolicySource } from '@verdict/core';
 import { kubernetesDialect, MUTATION_TARGET } from './dialect.js';
 import { AdmissionError } from './errors.js';
 import { ADMISSION_CEL_NAMES, admissionActivation } from './vap/activation.js';
@@ -22,6 +22,8 @@ export interface KubernetesLoadOptions {
    * (a {@link ParamCache}, or a lookup), read on every request. Ignored when `source` is a compiled set.
    */
   params?: ParamLookup | ParamCache;
+  /** core's evaluation limits (`costBudget`, `maxViolations`, `maxMessageLength`); ignored when `source` is a compiled set. */
+  limits?: EvaluationLimits;
 }
 
 function profile(translated: Translated, template: { document: object }): CelProfile | undefined {
@@ -65,8 +67,9 @@ function parameterSets(translated: Translated, document: object, lookup: ParamLo
  * compiled set (returned as is when it patches `/object`). Compiles with
  * {@link kubernetesDialect}, `mutationTarget: "/object"` and the Kubernetes
  * document translator (ValidatingAdmissionPolicy, its bindings and parameter
- * objects; Gatekeeper ConstraintTemplates with a K8sNativeValidation block).
- * Throws core's `PolicyLoadError` listing every problem.
+ * objects; Gatekeeper ConstraintTemplates with a K8sNativeValidation block),
+ * and `limits` (core's evaluation limits) when given. Throws core's
+ * `PolicyLoadError` listing every problem.
  */
 export function loadKubernetesPolicies(source: PolicySource, options: KubernetesLoadOptions = {}): PolicySet {
   if (source instanceof PolicySet) {
@@ -79,6 +82,7 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
   if (lookup !== undefined && typeof lookup !== 'function') throw new AdmissionError('INVALID_OPTIONS', 'params must be a ParamCache or a function ({apiVersion, kind, namespace?}) => objects | undefined');
   const { translator, translated } = kubernetesTranslator(kubernetesDialect);
   const set = loadPolicySet(source, {
+    ...options.limits,
     dialects: [kubernetesDialect],
     mutationTarget: MUTATION_TARGET,
     translators: [translator],

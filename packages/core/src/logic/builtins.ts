@@ -40,9 +40,18 @@ const BINARY: Record<string, (a: Fn, b: Fn) => Fn> = {
   '/': (a, b) => (d, s) => (a(d, s) as number) / (b(d, s) as number),
 };
 
-function inList(a: unknown, b: unknown): boolean {
+/** json-logic `in`: `indexOf` on a list or a string, charged by the length searched. */
+function inList(a: unknown, b: unknown, s: Scope): boolean {
   if (!b || typeof (b as { indexOf?: unknown }).indexOf === 'undefined') return false;
+  if (typeof b === 'string') s.meter.spendText(b.length);
+  else if (Array.isArray(b)) s.meter.spend(b.length);
   return (b as { indexOf(x: unknown): number }).indexOf(a) !== -1;
+}
+
+/** Charges a string just built or about to be scanned (1 unit per 10 characters) and returns it. */
+export function spentText(text: string, s: Scope): string {
+  s.meter.spendText(text.length);
+  return text;
 }
 
 /** Evaluates arguments beyond the `used` ones too, as json-logic-js does (only when a rule has them). */
@@ -94,16 +103,21 @@ export const EAGER: Record<string, (args: Args, nodes: readonly unknown[]) => Fn
   '*': (args) => (d, s) => evalArgs(args, d, s).reduce((a, b) => parseFloat(a as string) * parseFloat(b as string)),
   min: (args) => (d, s) => Math.min(...(evalArgs(args, d, s) as number[])),
   max: (args) => (d, s) => Math.max(...(evalArgs(args, d, s) as number[])),
-  merge: (args) => (d, s) => evalArgs(args, d, s).reduce<unknown[]>((a, b) => a.concat(b), []),
-  in: (args) => binary(args, (a, b) => (d, s) => inList(a(d, s), b(d, s))),
-  cat: (args) => (d, s) => evalArgs(args, d, s).join(''),
+  merge: (args) => (d, s) => {
+    const merged = evalArgs(args, d, s).reduce<unknown[]>((a, b) => a.concat(b), []);
+    s.meter.spend(merged.length);
+    return merged;
+  },
+  in: (args) => binary(args, (a, b) => (d, s) => inList(a(d, s), b(d, s), s)),
+  cat: (args) => (d, s) => spentText(evalArgs(args, d, s).join(''), s),
   substr: (args) => (d, s) => {
     const [source, start, end] = evalArgs(args, d, s) as [unknown, number, number];
+    const text = spentText(String(source), s);
     if (end < 0) {
-      const temp = String(source).substr(start);
+      const temp = text.substr(start);
       return temp.substr(0, temp.length + end);
     }
-    return String(source).substr(start, end);
+    return text.substr(start, end);
   },
   // json-logic-js prints to the console; a library must not, so `log` only passes its value through.
   log: (args) => (d, s) => evalArgs(args, d, s)[0],
@@ -156,12 +170,14 @@ export function compileIteration(op: string, source: Fn, body: Fn, initial: Fn |
       return (d, s) => {
         const arr = source(d, s);
         if (!Array.isArray(arr)) return [];
+        s.meter.spend(arr.length);
         return arr.filter((item) => truthy(body(item, s)));
       };
     case 'map':
       return (d, s) => {
         const arr = source(d, s);
         if (!Array.isArray(arr)) return [];
+        s.meter.spend(arr.length);
         return arr.map((item) => body(item, s));
       };
     case 'reduce':
@@ -169,12 +185,14 @@ export function compileIteration(op: string, source: Fn, body: Fn, initial: Fn |
         const arr = source(d, s);
         const init = initial ? initial(d, s) : null;
         if (!Array.isArray(arr)) return init;
+        s.meter.spend(arr.length);
         return arr.reduce((accumulator: unknown, current: unknown) => body({ current, accumulator }, s), init);
       };
     case 'all':
       return (d, s) => {
         const arr = source(d, s);
         if (!Array.isArray(arr) || arr.length === 0) return false;
+        s.meter.spend(arr.length);
         for (let i = 0; i < arr.length; i++) if (!truthy(body(arr[i], s))) return false;
         return true;
       };
@@ -182,6 +200,7 @@ export function compileIteration(op: string, source: Fn, body: Fn, initial: Fn |
       return (d, s) => {
         const arr = source(d, s);
         if (!Array.isArray(arr) || arr.length === 0) return true;
+        s.meter.spend(arr.length);
         for (let i = 0; i < arr.length; i++) if (truthy(body(arr[i], s))) return false;
         return true;
       };
@@ -189,6 +208,7 @@ export function compileIteration(op: string, source: Fn, body: Fn, initial: Fn |
       return (d, s) => {
         const arr = source(d, s);
         if (!Array.isArray(arr) || arr.length === 0) return false;
+        s.meter.spend(arr.length);
         for (let i = 0; i < arr.length; i++) if (truthy(body(arr[i], s))) return true;
         return false;
       };
