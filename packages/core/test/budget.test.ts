@@ -61,6 +61,15 @@ describe('the cost of an evaluation', () => {
     expect(cost({ object: { s: 'a'.repeat(10_100) } }) - cost({ object: { s: 'a'.repeat(100) } })).toBe(1000);
   });
 
+  it('charges a list that a loose comparison or arithmetic reads as text (no quadratic forEach over an uncharged conversion)', () => {
+    for (const r of [{ '==': [{ var: 'object.l' }, 'x'] }, { '!=': ['x', { var: 'object.l' }] }, { '<': [0, { '+': [{ var: 'object.l' }] }] }, { '!!': { min: [{ var: 'object.l' }, 1] } }]) {
+      const { cost } = setup({ p: rule({ or: [r, true] }) });
+      const l = (n: number) => ({ object: { l: Array.from({ length: n }, () => 'abcdefghi') } });
+      expect({ r, grows: cost(l(1000)) - cost(l(10)) }).toEqual({ r, grows: 990 });
+    }
+    expect(setup({ p: rule({ '==': [{ var: 'object.a' }, { var: 'object.b' }] }) }).cost({ object: { a: list(1000), b: list(1000) } })).toBeLessThan(10);
+  });
+
   it('charges field selectors by the length of the value they match', () => {
     const { cost } = setup({ p: { match: { fields: [{ path: 'name', values: ['app-*'] }] }, ...rule(true) } });
     expect(cost({ name: `app-${'a'.repeat(10_000)}` }) - cost({ name: 'app-a' })).toBe(1000);

@@ -31,13 +31,31 @@ function binary(args: Args, make: (a: Fn, b: Fn) => Fn): Fn {
   return withExtras(make(args[0] ?? none, args[1] ?? none), args, 2);
 }
 
+/**
+ * A list that meets arithmetic or a loose comparison with a scalar is read as
+ * its text (`[1, 2]` is "1,2"), as JavaScript reads it; building that text
+ * costs time proportional to the list, so it is built here and charged.
+ */
+function listText(v: unknown, s: Scope): unknown {
+  return Array.isArray(v) ? spentText(String(v), s) : v;
+}
+
+/** JavaScript's `==`, with a list compared to a scalar converted (and charged) first. */
+function looseEquals(x: unknown, y: unknown, s: Scope): boolean {
+  if (Array.isArray(x) !== Array.isArray(y)) {
+    const other = Array.isArray(x) ? y : x;
+    if (other !== null && other !== undefined && typeof other !== 'object') return listText(x, s) == listText(y, s);
+  }
+  return x == y;
+}
+
 const BINARY: Record<string, (a: Fn, b: Fn) => Fn> = {
-  '==': (a, b) => (d, s) => a(d, s) == b(d, s),
-  '!=': (a, b) => (d, s) => a(d, s) != b(d, s),
+  '==': (a, b) => (d, s) => looseEquals(a(d, s), b(d, s), s),
+  '!=': (a, b) => (d, s) => !looseEquals(a(d, s), b(d, s), s),
   '===': (a, b) => (d, s) => a(d, s) === b(d, s),
   '!==': (a, b) => (d, s) => a(d, s) !== b(d, s),
-  '%': (a, b) => (d, s) => (a(d, s) as number) % (b(d, s) as number),
-  '/': (a, b) => (d, s) => (a(d, s) as number) / (b(d, s) as number),
+  '%': (a, b) => (d, s) => (listText(a(d, s), s) as number) % (listText(b(d, s), s) as number),
+  '/': (a, b) => (d, s) => (listText(a(d, s), s) as number) / (listText(b(d, s), s) as number),
 };
 
 /** json-logic `in`: `indexOf` on a list or a string, charged by the length searched. */
@@ -90,19 +108,19 @@ export const EAGER: Record<string, (args: Args, nodes: readonly unknown[]) => Fn
     const a = args[0] ?? none;
     const b = args[1];
     return withExtras((d, s) => {
-      const va = a(d, s) as number;
-      const vb = b ? (b(d, s) as number) : undefined;
+      const va = listText(a(d, s), s) as number;
+      const vb = b ? (listText(b(d, s), s) as number) : undefined;
       return vb === undefined ? -va : va - vb;
     }, args, 2);
   },
   '+': (args) => (d, s) => {
     let acc = 0;
-    for (let i = 0; i < args.length; i++) acc = parseFloat(acc as unknown as string) + parseFloat(args[i]!(d, s) as string);
+    for (let i = 0; i < args.length; i++) acc = parseFloat(acc as unknown as string) + parseFloat(listText(args[i]!(d, s), s) as string);
     return acc;
   },
-  '*': (args) => (d, s) => evalArgs(args, d, s).reduce((a, b) => parseFloat(a as string) * parseFloat(b as string)),
-  min: (args) => (d, s) => Math.min(...(evalArgs(args, d, s) as number[])),
-  max: (args) => (d, s) => Math.max(...(evalArgs(args, d, s) as number[])),
+  '*': (args) => (d, s) => evalArgs(args, d, s).reduce((a, b) => parseFloat(listText(a, s) as string) * parseFloat(listText(b, s) as string)),
+  min: (args) => (d, s) => Math.min(...(evalArgs(args, d, s).map((v) => listText(v, s)) as number[])),
+  max: (args) => (d, s) => Math.max(...(evalArgs(args, d, s).map((v) => listText(v, s)) as number[])),
   merge: (args) => (d, s) => {
     const merged = evalArgs(args, d, s).reduce<unknown[]>((a, b) => a.concat(b), []);
     s.meter.spend(merged.length);
