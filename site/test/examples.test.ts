@@ -18,10 +18,10 @@ describe("the playground's examples", () => {
     expect(new Set(examples.map((e) => e.id)).size).toBe(examples.length);
   });
 
-  it('include a gatekeeper-library port, CEL policies, the GitLab scenarios and the Fiat permissions, in the picker order', () => {
+  it('include a gatekeeper-library port, CEL policies, ValidatingAdmissionPolicies, the GitLab scenarios and the Fiat permissions, in the picker order', () => {
     const { examples } = setup();
     const directories = [...new Set(examples.map((e) => e.source.split('/')[1]))];
-    const named = ['kubernetes-webhook', 'gatekeeper-library', 'cel-policies', 'ci', 'spinnaker'];
+    const named = ['kubernetes-webhook', 'gatekeeper-library', 'cel-policies', 'validating-admission-policy', 'ci', 'spinnaker'];
     expect(directories.filter((dir) => named.includes(dir as string))).toEqual(named);
   });
 
