@@ -13,6 +13,7 @@ import { groupTable, scaleTable, targetsTable } from './src/table.js';
 import { loadWorkload } from './src/workloads/load.js';
 import { reviewWorkload } from './src/workloads/review.js';
 import { webhookWorkload } from './src/workloads/webhook.js';
+import { auditWorkload } from './src/workloads/audit.js';
 import { ruleWorkload } from './src/workloads/rule.js';
 import { scaleWorkload } from './src/workloads/scale.js';
 
@@ -62,6 +63,15 @@ describe('workload 5 (the webhook over HTTPS next to a bare server)', () => {
     const target = checkTargets([aggregate([group])]).find((t) => t.id === '5');
     expect(target?.measured).toMatch(/^2 conn\.: \d+ vs \d+ req\/s = [\d.]+×, p99 [\d.]+ vs [\d.]+ ms = [\d.]+×; Fetch handler [\d.]+×$/);
   }, 90_000);
+});
+
+describe('workload 6 (verdict audit)', () => {
+  it('audits generated manifests with the CLI, passes the sanity checks and reports its phases next to the review loop', async () => {
+    const group = await auditWorkload(200);
+    expect(group.info?.['objects']).toBe(204);
+    expect(group.rows.map((r) => r.engine)).toEqual(['review-loop', 'verdict-audit-decide', 'verdict-audit-read', 'verdict-audit-write', 'verdict-audit']);
+    expect(group.rows.every((r) => r.ns > 0 && (r.metrics?.['objectsPerSecond'] ?? 0) > 0)).toBe(true);
+  }, 120_000);
 });
 
 describe('reporting', () => {

@@ -32,6 +32,7 @@ export async function allJobs(): Promise<Job[]> {
     { id: 'load', runs: 5, run: () => Promise.resolve([loadWorkload()]) },
     ...(await optional('review')),
     ...(await optional('webhook')),
+    ...(await optional('audit')),
   ];
 }
 

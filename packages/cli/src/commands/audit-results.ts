@@ -3,7 +3,7 @@
  * one result per policy rule that applied (pass, fail, warn, error, skip), as
  * PolicyReports count them.
  */
-import type { Decision, DecisionError, EnforcementAction, PolicyTrace } from '@verdict/core';
+import type { Decision, DecisionError, EnforcementAction, PolicyTrace, Violation } from '@verdict/core';
 import type { AdapterName, Outcome } from '@verdict/testing';
 import type { CatalogEntry } from './audit-catalog.js';
 import type { ManifestProblem } from './audit-parse.js';
@@ -107,15 +107,23 @@ function selectionResult(t: PolicyTrace, decision: Decision): PolicyResult | und
 /** The results of one decision: every validate rule of every policy that matched (policies the index ruled out are absent). */
 export function resultsOf(decision: Decision): PolicyResult[] {
   const out: PolicyResult[] = [];
+  // One pass over violations and errors, so each rule's lookup is a map hit (audits decide many objects).
+  const violations = new Map<string, Violation[]>();
+  for (const v of decision.violations) {
+    const key = `${v.kind}\u0000${v.policy}\u0000${v.rule}`;
+    const list = violations.get(key);
+    if (list) list.push(v);
+    else violations.set(key, [v]);
+  }
   const unowned = decision.errors.filter((e) => e.policy === undefined);
   if (unowned.length) out.push({ kind: '', policy: '(input)', rule: '', enforcementAction: 'deny', status: 'error', messages: unowned.map((e) => e.message) });
   for (const t of decision.trace) {
-    const errors = decision.errors.filter((e) => e.kind === t.kind && e.policy === t.policy);
+    const errors = decision.errors.length ? decision.errors.filter((e) => e.kind === t.kind && e.policy === t.policy) : decision.errors;
     if (!t.matched) {
       if (errors.length) out.push(errorResult(t, errors));
       continue;
     }
-    const selection = selectionResult(t, decision);
+    const selection = t.selection?.outcome === 'selected' || t.selection?.outcome === 'no-entries' ? undefined : selectionResult(t, decision);
     if (selection) {
       out.push(selection);
       continue;
@@ -129,9 +137,9 @@ export function resultsOf(decision: Decision): PolicyResult[] {
       else if (rule.result === 'skipped') out.push({ ...base, status: 'skip', messages: rule.message ? [rule.message] : [] });
       else if (rule.result === 'error') out.push(errorResult(t, errors.filter((e) => e.rule === rule.rule), rule.rule));
       else {
-        const violations = decision.violations.filter((v) => v.kind === t.kind && v.policy === t.policy && v.rule === rule.rule);
-        const paths = violations.flatMap((v) => (v.path !== undefined ? [v.path] : []));
-        out.push({ ...base, status: statusOf(t.enforcementAction), messages: violations.map((v) => v.message), ...(paths.length ? { paths } : {}) });
+        const found = violations.get(`${t.kind}\u0000${t.policy}\u0000${rule.rule}`) ?? [];
+        const paths = found.flatMap((v) => (v.path !== undefined ? [v.path] : []));
+        out.push({ ...base, status: statusOf(t.enforcementAction), messages: found.map((v) => v.message), ...(paths.length ? { paths } : {}) });
       }
     }
   }
