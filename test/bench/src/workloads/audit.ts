@@ -13,7 +13,7 @@
  * in-process loop of `webhook.review(admissionReviewFor(object))` over the
  * same objects, parsed from the same files with the same parsers just before
  * (so the loop, like the CLI's deciding phase, runs while the parsers'
- * garbage is collected). Target 6: deciding ≤ 2× that loop.
+ * garbage is collected). Target 7: deciding ≤ 2× that loop.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
