@@ -1,5 +1,5 @@
 /**
- * Workload 6: `verdict audit` of 10,000 objects against the demo's webhook
+ * Workload 7: `verdict audit` of 10,000 objects against the demo's webhook
  * policies (examples/kubernetes-webhook/policies/validating: seed 003's memory
  * limits, allowed registries, protected namespaces), in a fresh process.
  * The manifests are the workload-1 Pods (half in multi-document YAML files of
@@ -126,7 +126,7 @@ export async function auditWorkload(n = 10_000): Promise<GroupResult> {
     const cli = await runCli(policies, dir);
     return {
       id: 'audit',
-      title: `Workload 6: \`verdict audit\` of ${objects.length.toLocaleString('en-US')} objects (the demo's webhook policies)`,
+      title: `Workload 7: \`verdict audit\` of ${objects.length.toLocaleString('en-US')} objects (the demo's webhook policies)`,
       rows: [
         row('in-process loop: `webhook.review(admissionReviewFor(object))` over the parsed objects', loopMs, objects.length, { engine: 'review-loop', reference: true }),
         row('`verdict audit` deciding (its own phase: inventory, AdmissionReviews, results)', cli.stats.decideMs, objects.length, { engine: 'verdict-audit-decide' }),
