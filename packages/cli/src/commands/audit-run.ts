@@ -5,12 +5,12 @@
  * inventory and the audited Namespaces' labels; CI jobs, Fiat queries and
  * core inputs go to their adapters as `verdict eval` sends them.
  */
-import { PolicyLoadError, type Decision, type PolicyDocument } from '@verdict/core';
+import { PolicyLoadError, type Decision, type PolicyDocument, type PolicyInfo } from '@verdict/core';
 import { admissionReviewFor, InventoryCache, type KubernetesObject } from '@verdict/kubernetes';
 import { createEvaluator, detectAdapter, type AdapterName, type AdapterOptions, type Evaluator } from '@verdict/testing';
-import { detectPolicyAdapter } from '../policy/detect.js';
+import { detectPolicyAdapter, loadPoliciesFor } from '../policy/detect.js';
 import type { Manifest } from './audit-parse.js';
-import { policyCatalog } from './audit-catalog.js';
+import { completeCatalog, policyCatalog } from './audit-catalog.js';
 import { outcomeResults, type AuditedObject, type AuditReport, type PolicyResult } from './audit-results.js';
 
 /** How to decide the manifests. */
@@ -28,6 +28,7 @@ export interface AuditPlan {
 /** The policies, loaded once per adapter; loading errors surface from {@link Deciders.get}. */
 export class Deciders {
   readonly #made = new Map<AdapterName, Promise<Evaluator>>();
+  #policies: readonly PolicyInfo[] | undefined;
   /** The adapter the policies are written for. */
   readonly adapter: AdapterName;
 
@@ -39,6 +40,19 @@ export class Deciders {
     let made = this.#made.get(adapter);
     if (!made) this.#made.set(adapter, (made = createEvaluator(adapter, this.plan.documents, this.plan.adapterOptions)));
     return made;
+  }
+
+  /** The policies as the adapter compiles them, for the reports' rule metadata (empty if they do not compile on their own). */
+  policies(): readonly PolicyInfo[] {
+    if (!this.#policies) {
+      try {
+        this.#policies = loadPoliciesFor(this.adapter, this.plan.documents).policies;
+      } catch {
+        // The evaluator reports the loading error itself; the reports then list the policies their results name.
+        this.#policies = [];
+      }
+    }
+    return this.#policies;
   }
 }
 
@@ -191,5 +205,6 @@ export async function decideAll(state: AuditState, deciders: Deciders, onObject?
 export async function auditManifests(manifests: readonly Manifest[], plan: AuditPlan, deciders = new Deciders(plan)): Promise<Omit<AuditReport, 'problems' | 'files'>> {
   await deciders.get(deciders.adapter);
   const objects = await decideAll(planAudit(manifests, plan, deciders.adapter), deciders, plan.onObject);
-  return { objects, adapter: deciders.adapter, policies: policyCatalog(plan.documents) };
+  const catalog = policyCatalog(deciders.policies(), plan.documents);
+  return { objects, adapter: deciders.adapter, policies: completeCatalog(catalog, objects.flatMap((o) => o.results)) };
 }

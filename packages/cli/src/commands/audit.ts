@@ -108,6 +108,7 @@ export async function runAudit(command: string, parsed: Parsed, io: Io): Promise
   try {
     const t0 = performance.now();
     await deciders.get(deciders.adapter);
+    deciders.policies();
     const t1 = performance.now();
     let read = 0;
     const manifests = await readManifests(command, paths, {
