@@ -132,4 +132,14 @@ describe('reporting', () => {
     expect(svg).toContain('10,000');
     expect(renderReport(results, 'performance-scale.svg')).toContain('test cpu');
   });
+
+  it('checks target 7 on the audit\'s deciding phase against the review loop of the same run, and renders its section', () => {
+    const results = setup();
+    const row = (engine: string, ms: number, reference = false) => ({ name: engine, engine, ns: ms * 1e6, rme: 0, samples: 1, batch: 1, metrics: { objects: 10_004 }, ...(reference ? { reference } : {}) });
+    const audit = (decideMs: number) => aggregate([{ id: 'audit', title: 'audit', info: { objects: 10_004 }, rows: [row('review-loop', 100, true), row('verdict-audit-decide', decideMs), row('verdict-audit', 900)] }]);
+    expect(checkTargets([...results.groups, audit(150)]).find((t) => t.id === '7')).toMatchObject({ pass: true, measured: expect.stringContaining('1.50×') });
+    expect(checkTargets([...results.groups, audit(250)]).find((t) => t.id === '7')?.pass).toBe(false);
+    expect(checkTargets(results.groups).find((t) => t.id === '7')?.pass).toBeNull();
+    expect(renderReport({ ...results, groups: [...results.groups, audit(150)] }, 'performance-scale.svg')).toContain('## Workload 7: `verdict audit`\n\n`verdict audit` of 10,004 objects');
+  });
 });
