@@ -24,6 +24,8 @@ describe('policyCatalog', () => {
     const policies = [
       info({ kind: 'ValidatingAdmissionPolicyBinding', name: 'replicas-binding', template: 'replicas.example.com', validate: ['validations[0]'] }),
       info({ kind: 'ValidatingPolicy', name: 'no-host-path', template: 'no-host-path', enforcementAction: 'warn', validate: ['validations[1]'] }),
+      // A policy the adapter derived from another (Kyverno's autogen for Pod controllers).
+      info({ kind: 'ValidatingPolicy', name: 'no-host-path/autogen-defaults', template: 'x', enforcementAction: 'warn', validate: ['validations[1]'] }),
     ];
     return { catalog: policyCatalog(policies, [vap, kyverno]) };
   }
@@ -37,6 +39,10 @@ describe('policyCatalog', () => {
       },
       {
         kind: 'ValidatingPolicy', name: 'no-host-path', enforcementAction: 'warn', description: 'Pods do not mount host paths.',
+        rules: [{ name: 'validations[1]', message: 'hostPath is not allowed' }],
+      },
+      {
+        kind: 'ValidatingPolicy', name: 'no-host-path/autogen-defaults', enforcementAction: 'warn', description: 'Pods do not mount host paths.',
         rules: [{ name: 'validations[1]', message: 'hostPath is not allowed' }],
       },
     ]);

@@ -77,10 +77,12 @@ function definedKind(doc: Doc): string | undefined {
 export function policyCatalog(policies: readonly PolicyInfo[], documents: readonly PolicyDocument[]): CatalogEntry[] {
   return policies.map((info) => {
     const name = info.name ?? info.template;
-    // The policy's own document, then its template (by name, or by the kind it defines).
+    // The policy's own document, then its template (by name, or by the kind it defines); for a policy an adapter
+    // derived from another (Kyverno's autogen rules are named `<policy>/autogen-...`), the one it came from.
     const own = documents.filter((d) => d['kind'] === info.kind && nameOf(d) === name);
     const templates = documents.filter((d) => !own.includes(d) && (nameOf(d) === info.template || definedKind(d) === info.kind));
-    const docs = [...own, ...templates];
+    const base = name.includes('/') ? documents.filter((d) => d['kind'] === info.kind && nameOf(d) === name.slice(0, name.indexOf('/'))) : [];
+    const docs = [...own, ...templates, ...base];
     const entry: CatalogEntry = { kind: info.kind, name, enforcementAction: info.enforcementAction, rules: info.validate.map((r) => ruleOf(r, docs)) };
     const description = docs.map(descriptionOf).find(Boolean);
     if (description) entry.description = description;
