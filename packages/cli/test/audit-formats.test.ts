@@ -1,41 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import Ajv from 'ajv';
-import Ajv04 from 'ajv-draft-04';
-import addFormats from 'ajv-formats';
 import { XMLParser } from 'fast-xml-parser';
-import { parse, parseAllDocuments } from 'yaml';
-import { AUDIT, run } from './audit-helpers.js';
+import { parseAllDocuments } from 'yaml';
+import { policyReportValidators, run, sarifValidator } from './audit-helpers.js';
 
 /** The fixture folder, plus one more Pod from standard input. */
 const STDIN_POD = 'apiVersion: v1\nkind: Pod\nmetadata: {name: piped, namespace: shop}\nspec: {containers: [{name: a, image: a:latest}]}\n';
 const audit = (format: string) => run(['audit', '-p', 'policies', 'manifests', '-', '-o', format], { stdin: STDIN_POD });
-
-function sarifValidator() {
-  const schema = JSON.parse(readFileSync(join(AUDIT, 'schemas/sarif-2.1.0-rtm.5.json'), 'utf8')) as object;
-  // unicodeRegExp: false, because rtm.5's language pattern has a stray "]" that only a non-unicode RegExp accepts (a literal).
-  const ajv = new Ajv04({ allErrors: true, strict: false, unicodeRegExp: false });
-  addFormats(ajv);
-  return ajv.compile(schema);
-}
-
-/**
- * A validator per report kind from the wgpolicyk8s.io CRDs (the v1alpha2 version's openAPIV3Schema). Kubernetes
- * checks apiVersion, kind and metadata itself; the schema's extensions (x-kubernetes-*) are not JSON Schema keywords.
- */
-function policyReportValidators() {
-  const ajv = new Ajv({ allErrors: true, strict: false });
-  addFormats(ajv);
-  const validator = (kind: string) => {
-    const crd = parse(readFileSync(join(AUDIT, `schemas/wg-policy-prototypes/wgpolicyk8s.io_${kind.toLowerCase()}s.yaml`), 'utf8')) as {
-      spec: { names: { kind: string }; versions: Array<{ name: string; schema: { openAPIV3Schema: object } }> };
-    };
-    expect(crd.spec.names.kind).toBe(kind);
-    return ajv.compile(crd.spec.versions.find((v) => v.name === 'v1alpha2')!.schema.openAPIV3Schema);
-  };
-  return { PolicyReport: validator('PolicyReport'), ClusterPolicyReport: validator('ClusterPolicyReport') };
-}
 
 interface SarifResult {
   ruleId: string;
