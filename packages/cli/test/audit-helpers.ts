@@ -45,7 +45,7 @@ export const UNIQUE_SERVICE_SELECTOR = [
 /** The JSON report's shape, as the tests read it. */
 export interface JsonReport {
   summary: { files: number; objects: number; denied: number; warned: number; skipped: number; problems: number; results: Record<string, number> };
-  objects: Array<{ file: string; line: number; kind: string; namespace: string; name: string; allowed: boolean; skipped?: string; results: Array<{ policy: string; rule: string; status: string; messages: string[] }> }>;
+  objects: Array<{ file: string; line: number; kind: string; namespace: string; name: string; allowed: boolean; skipped?: string; results: Array<{ kind: string; policy: string; rule: string; status: string; messages: string[] }> }>;
   problems: Array<{ file: string; line: number; column?: number; message: string }>;
 }
 

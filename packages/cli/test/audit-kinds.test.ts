@@ -12,7 +12,7 @@ describe('verdict audit with ValidatingAdmissionPolicies and Gatekeeper CEL temp
 
   it('decides each object with the bindings that match it, as the API server would', async () => {
     const r = await audit('json');
-    const report = JSON.parse(r.stdout) as JsonReport & { objects: Array<{ results: Array<{ kind: string }> }> };
+    const report = JSON.parse(r.stdout) as JsonReport;
     const findings = report.objects.flatMap((o) => o.results.filter((x) => x.status !== 'pass').map((x) => [`${o.namespace}/${o.name}`, x.kind, x.policy, x.status, x.messages[0]]));
     expect(findings).toEqual([
       ['test/web', 'ValidatingAdmissionPolicyBinding', 'replicalimit-binding-test.example.com', 'fail', 'object.spec.replicas must be no greater than 3'],
