@@ -1,10 +1,14 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectPages, pageTitle, readmeRewrites } from '../.vitepress/pages.js';
 import { pageUrl } from '../.vitepress/sidebar.js';
 import { browserSession, nextRun, repoRoot } from './harness.js';
 
 /** One site and one browser for the file (the site is built once per run, see harness.ts); every test opens its own page. */
 const session = browserSession();
+// Building the site may take minutes on a busy machine: done before the tests, so any one of them can run alone.
+beforeAll(async () => {
+  await session.get();
+}, 600_000);
 afterAll(session.close);
 
 function setup() {

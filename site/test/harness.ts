@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -39,6 +39,22 @@ function hashInputs(): string {
   return hash.digest('hex').slice(0, 16);
 }
 
+/** False when the lock names a process that no longer runs (true while its pid is not written yet). */
+function builderAlive(lock: string): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'));
+  } catch {
+    return true;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));
 }
@@ -55,9 +71,11 @@ export async function builtSite(): Promise<string> {
     if (existsSync(join(dir, 'playground', 'index.html'))) return dir;
     try {
       mkdirSync(lock);
+      writeFileSync(join(lock, 'pid'), String(process.pid));
     } catch {
-      // Another test file is building it; a lock older than 10 minutes is left over from a crash.
-      if (existsSync(lock) && Date.now() - statSync(lock).mtimeMs > 600_000) rmSync(lock, { recursive: true, force: true });
+      // Another test file is building it; a lock whose process is gone (a run stopped mid-build), or older
+      // than 10 minutes, is left over.
+      if (existsSync(lock) && (!builderAlive(lock) || Date.now() - statSync(lock).mtimeMs > 600_000)) rmSync(lock, { recursive: true, force: true });
       await sleep(500);
       continue;
     }

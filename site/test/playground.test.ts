@@ -1,12 +1,16 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { browserSession, nextRun, runs, screenshotPlayground } from './harness.js';
+import { browserSession, nextRun, repoRoot, runs, screenshotPlayground } from './harness.js';
 
 /** One site and one browser for the file (the site is built once per run, see harness.ts); every test opens its own page. */
 const session = browserSession();
+// Building the site may take minutes on a busy machine: done before the tests, so any one of them can run alone.
+beforeAll(async () => {
+  await session.get();
+}, 600_000);
 afterAll(session.close);
 
 async function setup(hash = '') {
@@ -32,7 +36,7 @@ const editorText = (page: Page, editor: string) => page.locator(`#${editor} .cm-
 const verdict = (page: Page) => page.getByTestId('verdict').innerText();
 
 describe('the playground', () => {
-  it('opens on seed 003 on the webhook: a denial, and the trace shows which parameterSelection entry won', { timeout: 600_000 }, async () => {
+  it('opens on seed 003 on the webhook: a denial, and the trace shows which parameterSelection entry won', async () => {
     const { page, errors } = await setup();
     expect(await verdict(page)).toBe('Denied');
     expect(await page.getByTestId('violations').innerText()).toContain('at most 64Gi');
@@ -54,6 +58,27 @@ describe('the playground', () => {
     expect(await verdict(page)).toBe('Allowed');
     expect(await page.locator('[data-policy="memory-limit-enforcement"] table.rules').innerText()).toMatch(/container-memory-limit\s+validate\s+pass/);
     expect(requests).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the mutation patch of a mutating case, with the policy that made it', async () => {
+    const { page } = await setup();
+    const select = async (which: 'example' | 'case', text: string) => {
+      const value = await page.locator(`#${which} option`, { hasText: text }).first().getAttribute('value');
+      const before = await runs(page);
+      await page.locator(`#${which}`).selectOption(value ?? '');
+      await nextRun(page, before);
+    };
+    await select('example', 'kinitiras');
+    await select('case', 'labelled Pods are annotated on CREATE');
+    const settings = await editorText(page, 'settings');
+    // A validating webhook unless told otherwise (as createAdmissionWebhook): this case needs a mutating one.
+    if (!settings.includes('mutating: true')) await replaceText(page, 'settings', /^\s*(\{\})?\s*$/.test(settings) ? 'mutating: true' : `${settings}\nmutating: true`);
+    expect(await verdict(page)).toBe('Allowed');
+    const patch = JSON.parse(await page.getByTestId('patch').innerText()) as unknown;
+    expect(patch).toEqual([{ op: 'add', path: '/metadata/annotations/added-by', value: 'op' }]);
+    const card = page.locator('[data-testid="policy-trace"][data-policy="add-anno-op-plaintext"]');
+    expect(await card.innerText()).toMatch(/patch[\s\S]*\/metadata\/annotations\/added-by/);
     await page.close();
   });
 
@@ -136,7 +161,8 @@ describe('the playground', () => {
   it('takes the screenshot shown in the README, each editor inside its column', async () => {
     const { site, browser } = await session.get();
     const page = await browser.newPage();
-    const file = join(mkdtempSync(join(tmpdir(), 'verdict-screenshot-')), 'playground.png');
+    // `pnpm --filter @verdict/site screenshot` runs this test with UPDATE_SCREENSHOT=1 to rewrite the README's image.
+    const file = process.env['UPDATE_SCREENSHOT'] === '1' ? join(repoRoot, 'site/playground.png') : join(mkdtempSync(join(tmpdir(), 'verdict-screenshot-')), 'playground.png');
     await screenshotPlayground(page, site.url, file);
     const png = readFileSync(file);
     expect(png.subarray(1, 4).toString('latin1')).toBe('PNG');
