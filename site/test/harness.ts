@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -59,6 +59,22 @@ function sleep(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));
 }
 
+/** A build nobody has used for this long (other checkouts' included) is removed by the next build. */
+const STALE_BUILD_MS = 2 * 60 * 60 * 1000;
+
+/** Removes the site builds of other inputs that have not been used for STALE_BUILD_MS. */
+function removeStaleBuilds(keep: string): void {
+  for (const name of readdirSync(tmpdir())) {
+    const path = join(tmpdir(), name);
+    if (!/^verdict-site-[0-9a-f]{16}$/.test(name) || path === keep) continue;
+    try {
+      if (Date.now() - statSync(path).mtimeMs > STALE_BUILD_MS) rmSync(path, { recursive: true, force: true });
+    } catch {
+      // Removed by another run meanwhile.
+    }
+  }
+}
+
 /**
  * The built site for the current sources, in the OS temporary directory:
  * built by the first caller (a lock directory keeps parallel test files from
@@ -68,7 +84,12 @@ export async function builtSite(): Promise<string> {
   const dir = join(tmpdir(), `verdict-site-${hashInputs()}`);
   const lock = `${dir}.lock`;
   for (;;) {
-    if (existsSync(join(dir, 'playground', 'index.html'))) return dir;
+    if (existsSync(join(dir, 'playground', 'index.html'))) {
+      // Marks the build as used, so that other runs' clean-up keeps it.
+      const now = new Date();
+      utimesSync(dir, now, now);
+      return dir;
+    }
     try {
       mkdirSync(lock);
       writeFileSync(join(lock, 'pid'), String(process.pid));
@@ -84,11 +105,15 @@ export async function builtSite(): Promise<string> {
       await new Promise<void>((done, fail) => {
         const args = ['--conditions=@verdict/source', '--import', 'tsx', 'site/scripts/build.ts', '--out', out];
         execFile(process.execPath, args, { cwd: repoRoot, env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) => {
-          if (error) fail(new Error(`the site build failed (${error.message}):\n${stdout}\n${stderr}`));
+          if (error) {
+            rmSync(out, { recursive: true, force: true });
+            fail(new Error(`the site build failed (${error.message}):\n${stdout}\n${stderr}`));
+          }
           else done();
         });
       });
       renameSync(out, dir);
+      removeStaleBuilds(dir);
       return dir;
     } finally {
       rmSync(lock, { recursive: true, force: true });
