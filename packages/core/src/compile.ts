@@ -103,7 +103,9 @@ class Loader {
       const kind = document['kind'];
       const name = isPlainObject(document['metadata']) ? document['metadata']['name'] : undefined;
       if (typeof kind === 'string' && typeof name === 'string') problem.name = `${kind}/${name}`;
-      const loc = sourceLocation(document, path);
+      // A misspelt key is shown where the key is, not where its value starts.
+      const key = (code === 'SCHEMA' && message.startsWith('unknown field')) || (code === 'INVALID_RULE' && message.startsWith('unknown operation'));
+      const loc = sourceLocation(document, path, { key });
       if (loc) Object.assign(problem, loc);
     }
     this.problems.push(problem);

@@ -112,11 +112,15 @@ export class SelectorError extends VerdictError<'INVALID_SELECTOR'> {
   }
 }
 
-/** Formats one problem as a single readable line. */
+/**
+ * Formats one problem as a single readable line: `policies.yaml:12:5 (Kind/name) at /spec/…: message`,
+ * `line 12:5 (…)` for text parsed without a `source`, `document 2 (…)` for documents built in code.
+ */
 export function formatProblem(problem: Problem): string {
+  const position = problem.line ? `${problem.line}:${problem.column ?? 1}` : '';
   const where = problem.source
-    ? `${problem.source}${problem.line ? `:${problem.line}:${problem.column ?? 1}` : ''}`
-    : `document ${problem.document}`;
+    ? `${problem.source}${position ? `:${position}` : ''}`
+    : position ? `line ${position}` : `document ${problem.document}`;
   const name = problem.name ? ` (${problem.name})` : '';
   const at = problem.path ? ` at ${problem.path}` : '';
   return `${where}${name}${at}: ${problem.message}`;

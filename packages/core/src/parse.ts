@@ -92,13 +92,15 @@ function firstLine(message: string): string {
   return line.replace(/ at line \d+, column \d+:?$/, '');
 }
 
-function nodeAt(doc: Document, path: readonly (string | number)[]): Node | undefined {
+/** The node at `path`; with `key`, the key of the last step's pair instead of its value (for "unknown field" problems). */
+function nodeAt(doc: Document, path: readonly (string | number)[], key = false): Node | undefined {
   let node: unknown = doc.contents;
-  for (const seg of path) {
+  for (let i = 0; i < path.length; i++) {
+    const seg = path[i]!;
     if (isMap(node)) {
       const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
       if (!pair) return undefined;
-      node = pair.value;
+      node = key && i === path.length - 1 ? pair.key : pair.value;
     } else if (isSeq(node)) {
       node = node.items[Number(seg)];
     } else return undefined;
@@ -109,10 +111,11 @@ function nodeAt(doc: Document, path: readonly (string | number)[]): Node | undef
 
 /**
  * Where a JSON pointer inside a parsed document is in its source text: the
- * nearest existing node on the path. `undefined` for documents that did not
+ * nearest existing node on the path (with `key: true`, the key naming the
+ * last segment rather than its value). `undefined` for documents that did not
  * come from {@link parsePolicyDocuments}.
  */
-export function sourceLocation(document: object, pointer: string): { source?: string; line: number; column: number } | undefined {
+export function sourceLocation(document: object, pointer: string, options: { key?: boolean } = {}): { source?: string; line: number; column: number } | undefined {
   const origin = origins.get(document);
   if (!origin) return undefined;
   let segments: string[];
@@ -122,7 +125,7 @@ export function sourceLocation(document: object, pointer: string): { source?: st
     segments = [];
   }
   for (let n = segments.length; n >= 0; n--) {
-    const node = nodeAt(origin.doc, [...origin.prefix, ...segments.slice(0, n)]);
+    const node = nodeAt(origin.doc, [...origin.prefix, ...segments.slice(0, n)], options.key === true && n === segments.length && n > 0);
     if (node?.range) {
       const pos = origin.lines.linePos(node.range[0]);
       return { ...(origin.source ? { source: origin.source } : {}), line: pos.line, column: pos.col };
