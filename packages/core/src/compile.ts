@@ -200,7 +200,9 @@ class Loader {
 
   private compileUnit(doc: PolicyDocument, i: number, kind: string): TemplateUnit | undefined {
     const name = (doc['metadata'] as JsonObject)['name'] as string;
-    return compileTemplateUnit(doc['spec'] as JsonObject, { kind, name }, (path, code, message) => this.report(i, path, code, message));
+    const unit = compileTemplateUnit(doc['spec'] as JsonObject, { kind, name }, (path, code, message) => this.report(i, path, code, message));
+    if (unit) unit.origin = { index: i, object: doc };
+    return unit;
   }
 
   private addConstraint(doc: PolicyDocument, i: number, unit: TemplateUnit, isPolicy: boolean): void {

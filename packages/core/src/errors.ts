@@ -78,12 +78,21 @@ export class VerdictError<C extends string = VerdictErrorCode> extends Error {
   }
 
   static forbiddenKey(key: string, path: string): VerdictError {
-    return new VerdictError<VerdictErrorCode>('FORBIDDEN_KEY', `key "${key}" at ${path || '/'} is not allowed: it could change object prototypes`, { path });
+    return verdictError('FORBIDDEN_KEY', `key "${key}" at ${path || '/'} is not allowed: it could change object prototypes`, path);
   }
 
   static invalidInput(message: string, path = ''): VerdictError {
-    return new VerdictError<VerdictErrorCode>('INVALID_INPUT', message, { path });
+    return verdictError('INVALID_INPUT', message, path);
   }
+}
+
+/**
+ * Static factories build through module functions on purpose: a class body
+ * that names its own class is bundled as `class _VerdictError`, and Node then
+ * prints an uncaught error as `_VerdictError: …` instead of its name.
+ */
+function verdictError(code: VerdictErrorCode, message: string, path: string): VerdictError {
+  return new VerdictError<VerdictErrorCode>(code, message, { path });
 }
 
 /** Thrown by `compilePolicies` and `parsePolicyDocuments`: the whole set is rejected. */

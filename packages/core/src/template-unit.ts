@@ -38,6 +38,8 @@ export interface TemplateUnit {
   validate: CompiledValidate[];
   mutate: CompiledMutate[];
   patternSites: PatternSite[];
+  /** The document it was compiled from (its index in the loaded list), for lint findings. */
+  origin?: { index: number; object: object };
 }
 
 /** Compiles the logic half (schema, definitions, validate, mutate) of a PolicyTemplate or Policy. */

@@ -1,7 +1,11 @@
-/** Issue 17, point 6: load problems of policy text name the file (`source`) and the line and column. */
+/**
+ * Issue 17 (the first hour): load problems of policy text name the file
+ * (`source`) and the line and column; Gatekeeper match keys without the
+ * Kubernetes dialect say where they come from.
+ */
 import { describe, expect, it } from 'vitest';
-import { PolicyLoadError } from '@verdict/core';
-import { createAdmissionWebhook, loadKubernetesPolicies } from '@verdict/kubernetes';
+import { compilePolicies, PolicyLoadError } from '@verdict/core';
+import { createAdmissionWebhook, kubernetesDialect, loadKubernetesPolicies } from '@verdict/kubernetes';
 
 const TEXT = `apiVersion: verdict.dev/v1
 kind: Policy
@@ -40,5 +44,19 @@ describe('source on the Kubernetes loaders', () => {
 
   it('refuses a source that is not a string', () => {
     expect(() => createAdmissionWebhook({ policies: [], source: 5 as unknown as string })).toThrow(/source must be a string/);
+  });
+});
+
+describe('kubernetes match keys without the dialect', () => {
+  it('say which package provides them and how to load with it', () => {
+    for (const key of kubernetesDialect.keys) {
+      const doc = { apiVersion: 'verdict.dev/v1', kind: 'Policy', metadata: { name: 'p' }, spec: { match: { [key]: {} } } };
+      try {
+        compilePolicies([doc]);
+        expect.unreachable(`${key} loaded without its dialect`);
+      } catch (error) {
+        expect((error as PolicyLoadError).problems[0]!.message, key).toBe(`unknown match field "${key}": it belongs to the Gatekeeper and webhook match vocabulary of @verdict/kubernetes, which is not registered here; load them with loadKubernetesPolicies or createAdmissionWebhook, or pass {dialects: [kubernetesDialect]} to compilePolicies`);
+      }
+    }
   });
 });

@@ -1,6 +1,10 @@
-/** Issue 17, point 6: a chain level's policy text names its file in load problems, with line and column. */
+/**
+ * Issue 17 (the first hour): a chain level's policy text names its file in load
+ * problems, with line and column; CI match keys without the CI dialect say where they come from.
+ */
 import { describe, expect, it } from 'vitest';
-import { createJobAdmission, JobAdmissionError } from '@verdict/ci';
+import { compilePolicies, type PolicyLoadError } from '@verdict/core';
+import { ciMatchDialect, createJobAdmission, JobAdmissionError } from '@verdict/ci';
 
 const TEXT = `apiVersion: verdict.dev/v1
 kind: Policy
@@ -30,5 +34,19 @@ describe('source of a chain level', () => {
 
   it('refuses a source that is not a non-empty string', () => {
     expect(setup({ source: '' }).message).toBe('chain[0].source must be a non-empty string, the file name of its policies (got a string "")');
+  });
+});
+
+describe('ci match keys without the dialect', () => {
+  it('say which package provides them and how to load with it', () => {
+    for (const key of ciMatchDialect.keys) {
+      const doc = { apiVersion: 'verdict.dev/v1', kind: 'Policy', metadata: { name: 'p' }, spec: { match: { [key]: {} } } };
+      try {
+        compilePolicies([doc]);
+        expect.unreachable(`${key} loaded without its dialect`);
+      } catch (error) {
+        expect((error as PolicyLoadError).problems[0]!.message, key).toBe(`unknown match field "${key}": it belongs to the CI job match vocabulary of @verdict/ci, which is not registered here; load them with loadJobPolicies or createJobAdmission, or pass {dialects: [ciMatchDialect]} to compilePolicies`);
+      }
+    }
   });
 });
