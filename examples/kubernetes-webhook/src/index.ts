@@ -1,50 +1,71 @@
 /**
  * Starts the example webhook server.
  *
- *   pnpm start                        # https://127.0.0.1:8443, certificate generated for localhost
+ *   pnpm start                        # https://127.0.0.1:8443, development certificate for localhost
  *   pnpm start -- --print-manifests   # also prints both webhook configurations with the caBundle
  *
- * Environment: HOST, PORT, CERT_HOSTS (comma-separated names for the generated
- * certificate), TLS_CERT_FILE and TLS_KEY_FILE (serve a given certificate).
- * Inside a cluster, namespace labels are kept in sync from the API server.
+ * Environment: HOST, PORT, POLICY_DIR (a folder with validating/ and
+ * mutating/), TLS_CERT_FILE and TLS_KEY_FILE (serve and reload these files),
+ * CERT_HOSTS (names for the development certificate), KUBECONFIG (namespace
+ * labels from this cluster; inside a cluster the ServiceAccount is used),
+ * LOG_LEVEL, DRAIN_DELAY_MS. Logs are JSON lines on stdout.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { NamespaceCache } from '@verdict/kubernetes';
-import { inClusterAccess, watchNamespaces } from './kube.js';
+import type { Level } from 'pino';
+import { createLogger } from './log.js';
+import { createMetrics } from './metrics.js';
+import { kubeConfig, syncNamespaces } from './namespaces.js';
 import { startWebhookServer } from './server.js';
 
 const MANIFESTS = ['validating-webhook.yaml', 'mutating-webhook.yaml'];
 
-/** The webhook configurations with `${CA_BUNDLE}` filled in. */
+/** The webhook configurations with `clientConfig.caBundle` set (for a cluster without cert-manager). */
 export function renderManifests(caBundle: string): string {
-  return MANIFESTS.map((file) => readFileSync(fileURLToPath(new URL(`../manifests/${file}`, import.meta.url)), 'utf8').replaceAll('${CA_BUNDLE}', caBundle)).join('---\n');
+  return MANIFESTS.map((file) => readFileSync(fileURLToPath(new URL(`../manifests/${file}`, import.meta.url)), 'utf8')
+    .replace(/^( +)clientConfig:\n/m, (line, indent: string) => `${line}${indent}  caBundle: ${caBundle}\n`)).join('---\n');
 }
+
+const number = (value: string | undefined, fallback: number) => (value === undefined || value === '' ? fallback : Number(value));
 
 async function main(): Promise<void> {
   const env = process.env;
-  const tls = env['TLS_CERT_FILE'] && env['TLS_KEY_FILE'] ? { cert: readFileSync(env['TLS_CERT_FILE'], 'utf8'), key: readFileSync(env['TLS_KEY_FILE'], 'utf8') } : undefined;
+  const logger = createLogger({ level: (env['LOG_LEVEL'] ?? 'info') as Level });
+  const metrics = createMetrics();
   const namespaces = new NamespaceCache();
-  const access = inClusterAccess();
-  const watch = access ? watchNamespaces(access, namespaces, { onError: (error) => console.error(`namespace watch: ${error.message}`) }) : undefined;
+  const config = kubeConfig(env);
+  const sync = config
+    ? syncNamespaces(config, namespaces, {
+        onError: (error) => {
+          metrics.namespaceWatchErrors.inc();
+          logger.warn({ error: error.message }, 'namespace watch failed; restarting');
+        },
+        onChange: (size) => metrics.namespaces.set(size),
+      })
+    : undefined;
+  if (!config) logger.warn('no cluster access (not in a Pod, KUBECONFIG unset): namespaces have no labels');
+  void sync?.synced.then(() => logger.info({ namespaces: namespaces.size }, 'namespace labels synced'));
+
   const server = await startWebhookServer({
     host: env['HOST'] ?? '127.0.0.1',
-    port: Number(env['PORT'] ?? 8443),
+    port: number(env['PORT'], 8443),
+    ...(env['POLICY_DIR'] ? { policies: env['POLICY_DIR'] } : {}),
+    ...(env['TLS_CERT_FILE'] && env['TLS_KEY_FILE'] ? { tlsFiles: { cert: env['TLS_CERT_FILE'], key: env['TLS_KEY_FILE'] } } : {}),
     ...(env['CERT_HOSTS'] ? { certificateHosts: env['CERT_HOSTS'].split(',') } : {}),
-    ...(tls ? { tls } : {}),
     namespaceLabels: namespaces,
-    onDecision: ({ input, response, error }) => {
-      const r = response.response;
-      console.log(JSON.stringify({ uid: r.uid, operation: input?.operation, kind: input?.kind.kind, namespace: input?.namespace, name: input?.name, allowed: r.allowed, message: r.status?.message, error: error?.message }));
-    },
+    ready: () => sync?.isSynced() ?? true,
+    logger,
+    metrics,
+    drainDelayMs: number(env['DRAIN_DELAY_MS'], 0),
   });
   const caBundle = Buffer.from(server.ca).toString('base64');
-  console.log(`verdict webhook listening on ${server.url} (POST /validate, POST /mutate, GET /healthz)`);
-  if (process.argv.includes('--print-manifests')) console.log(renderManifests(caBundle));
-  else console.log(`caBundle: ${caBundle}`);
-  const stop = () => {
-    watch?.stop();
-    void server.close().then(() => process.exit(0));
+  logger.info({ url: server.url, caBundle }, 'listening: POST /validate, POST /mutate, GET /healthz, /readyz, /metrics');
+  if (process.argv.includes('--print-manifests')) process.stdout.write(renderManifests(caBundle));
+
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    void Promise.all([server.shutdown(), sync?.stop()]).then(() => logger.flush(() => process.exit(0)));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
@@ -52,7 +73,7 @@ async function main(): Promise<void> {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   main().catch((error: unknown) => {
-    console.error(error instanceof Error ? error.message : error);
+    console.error(JSON.stringify({ level: 60, msg: 'failed to start', error: error instanceof Error ? error.message : String(error) }));
     process.exit(1);
   });
 }

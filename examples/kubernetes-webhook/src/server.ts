@@ -1,78 +1,192 @@
 /**
- * The webhook server: HTTPS with a certificate generated at start (or given),
- * `POST /validate` (validating webhook), `POST /mutate` (mutating webhook),
- * `GET /healthz`. Policies are read from ../policies/{validating,mutating}.
+ * The webhook server: HTTPS, `POST /validate` and `POST /mutate` served by
+ * `webhook.listener`, `GET /healthz` (alive), `GET /readyz` (policies
+ * loaded, namespace labels synced, not draining) and `GET /metrics`
+ * (Prometheus). Policies come from a folder with `validating/` and
+ * `mutating/` and are reloaded when it changes; certificate files are
+ * reloaded too. `shutdown()` drains: readiness turns false, open
+ * connections are told to close, in-flight reviews finish.
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:https';
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parsePolicyDocuments, type PolicyDocument } from '@verdict/core';
-import { createAdmissionWebhook, NamespaceCache, type AdmissionWebhookOptions, type NamespaceLabelsLookup } from '@verdict/kubernetes';
-import { selfSignedCertificate } from './cert.js';
-import { toNodeListener, type FetchHandler } from './node-adapter.js';
+import { X509Certificate } from 'node:crypto';
+import {
+  createAdmissionWebhook, NamespaceCache, type AdmissionWebhook, type DecisionEvent, type FailurePolicy, type NamespaceLabelsLookup,
+} from '@verdict/kubernetes';
+import { developmentCertificate, readKeyPair, reloadCertificate, type CertificateReload, type KeyPair } from './cert.js';
+import { createLogger, logDecision, type Logger } from './log.js';
+import { createMetrics, type HookType, type WebhookMetrics } from './metrics.js';
+import { readPolicyFolder, reloadPolicies, type PolicyReload } from './policies.js';
+
+/** The example's own policies (`policies/validating`, `policies/mutating`). */
+export const EXAMPLE_POLICIES = fileURLToPath(new URL('../policies/', import.meta.url));
 
 export interface WebhookServerOptions {
   /** Default `127.0.0.1`. */
   host?: string;
   /** Default 8443; 0 picks a free port. */
   port?: number;
-  /** Names the generated certificate is valid for (default localhost, 127.0.0.1, ::1). */
+  /** A folder with `validating/` and `mutating/` policy files, watched for changes (default: the example's policies). */
+  policies?: string;
+  /** Certificate files to serve and reload when they change (e.g. a cert-manager Secret). */
+  tlsFiles?: { cert: string; key: string };
+  /** Without `tlsFiles`: names for the development certificate (default localhost, 127.0.0.1, ::1). */
   certificateHosts?: string[];
-  /** Serve this certificate instead of generating one (e.g. from cert-manager). */
-  tls?: { cert: string; key: string };
   /** Namespace labels: a lookup or a cache (default: an empty NamespaceCache). */
   namespaceLabels?: NamespaceLabelsLookup | NamespaceCache;
-  /** Called for every decision (structured logging). */
-  onDecision?: AdmissionWebhookOptions['onDecision'];
+  /** Readiness beyond the server's own (e.g. the namespace informer has synced). */
+  ready?: () => boolean;
+  /** Default `Fail`. */
+  failurePolicy?: FailurePolicy;
+  /** Default: JSON lines on stdout. */
+  logger?: Logger;
+  /** Default: a new registry. */
+  metrics?: WebhookMetrics;
+  /** On `shutdown()`, how long `/readyz` answers 503 while still serving, before new connections are refused (ms, default 0). */
+  drainDelayMs?: number;
+  /** On `shutdown()`, how long in-flight requests may take before connections are cut (ms, default 10 s). */
+  drainTimeoutMs?: number;
+  /** Quiet time before a changed policy folder is read, in ms (default 100). */
+  reloadSettleMs?: number;
 }
 
 export interface WebhookServer {
   /** `https://<host>:<port>` */
   url: string;
   port: number;
-  /** PEM certificate clients must trust. */
+  /** PEM certificate served at start (for a development certificate, the CA clients must trust). */
   ca: string;
-  close(): Promise<void>;
+  validating: AdmissionWebhook;
+  mutating: AdmissionWebhook;
+  metrics: WebhookMetrics;
+  logger: Logger;
+  server: Server;
+  /** Policies loaded, extra readiness true, not draining. */
+  isReady(): boolean;
+  /** Drains and stops: readiness false, `drainDelayMs`, stop accepting, in-flight requests finish (up to `drainTimeoutMs`). */
+  shutdown(): Promise<void>;
 }
 
-const POLICIES = fileURLToPath(new URL('../policies/', import.meta.url));
-
-/** Every `*.yaml` under policies/<kind>/, parsed with file names for error messages. */
-export function loadPolicyFiles(kind: 'validating' | 'mutating'): PolicyDocument[] {
-  const dir = `${POLICIES}${kind}/`;
-  return readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort().flatMap((file) =>
-    parsePolicyDocuments(readFileSync(`${dir}${file}`, 'utf8'), { source: `policies/${kind}/${file}` }));
-}
+const text = (res: ServerResponse, status: number, body: string, type = 'text/plain') => {
+  res.writeHead(status, { 'content-type': type, 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+};
 
 export async function startWebhookServer(options: WebhookServerOptions = {}): Promise<WebhookServer> {
+  const logger = options.logger ?? createLogger();
+  const metrics = options.metrics ?? createMetrics();
+  const folder = options.policies ?? EXAMPLE_POLICIES;
   const namespaceLabels = options.namespaceLabels ?? new NamespaceCache();
-  const common = { namespaceLabels, failurePolicy: 'Fail' as const, ...(options.onDecision ? { onDecision: options.onDecision } : {}) };
-  const validating = createAdmissionWebhook({ ...common, policies: loadPolicyFiles('validating') });
-  const mutating = createAdmissionWebhook({ ...common, policies: loadPolicyFiles('mutating'), mutating: true });
-  const routes = new Map<string, FetchHandler>([['/validate', validating.handle], ['/mutate', mutating.handle]]);
-  const route: FetchHandler = async (request) => {
-    const { pathname } = new URL(request.url);
-    if (pathname === '/healthz') return new Response('ok\n', { headers: { 'content-type': 'text/plain' } });
-    const handle = routes.get(pathname);
-    return handle ? handle(request) : new Response(`no webhook at ${pathname}; use /validate or /mutate\n`, { status: 404, headers: { 'content-type': 'text/plain' } });
+  const failurePolicy = options.failurePolicy ?? 'Fail';
+
+  const hooks: Array<{ hook: HookType; sub: string; mutating: boolean }> = [
+    { hook: 'validation', sub: 'validating', mutating: false },
+    { hook: 'mutation', sub: 'mutating', mutating: true },
+  ];
+  const reloads: PolicyReload[] = [];
+  const [validating, mutating] = hooks.map(({ hook, sub, mutating: isMutating }) => {
+    const dir = join(folder, sub);
+    const initial = readPolicyFolder(dir, sub);
+    const record = metrics.onDecision(hook);
+    const log = logDecision(logger, hook);
+    const webhook = createAdmissionWebhook({
+      policies: initial.documents, namespaceLabels, failurePolicy, mutating: isMutating,
+      onDecision: (event: DecisionEvent) => {
+        record(event);
+        log(event);
+      },
+    });
+    metrics.policiesLoaded(hook, 1, webhook.policies);
+    logger.info({ hook_type: hook, version: 1, policies: webhook.policies.policies.length, files: initial.files }, 'policies loaded');
+    reloads.push(reloadPolicies(webhook, dir, initial, {
+      label: sub,
+      ...(options.reloadSettleMs !== undefined ? { settleMs: options.reloadSettleMs } : {}),
+      onLoad: (load) => {
+        metrics.policiesLoaded(hook, load.version, webhook.policies);
+        logger.info({ hook_type: hook, ...load }, 'policies reloaded');
+      },
+      onError: (error) => {
+        metrics.policyLoadFailed(hook);
+        logger.error({ hook_type: hook, error: error.message }, 'policies not reloaded; the previous set stays in use');
+      },
+    }));
+    return webhook;
+  }) as [AdmissionWebhook, AdmissionWebhook];
+
+  const dev = options.tlsFiles ? undefined : await developmentCertificate(options.certificateHosts);
+  const tls: KeyPair = options.tlsFiles ? readKeyPair(options.tlsFiles) : dev!;
+  let draining = false;
+  const isReady = () => !draining && (options.ready?.() ?? true);
+
+  const route = (req: IncomingMessage, res: ServerResponse) => {
+    // While draining, every answer asks the client to reconnect (to another replica).
+    if (draining) res.setHeader('connection', 'close');
+    const url = req.url ?? '/';
+    const path = url.includes('?') ? url.slice(0, url.indexOf('?')) : url;
+    switch (path) {
+      case '/validate':
+        return validating.listener(req, res);
+      case '/mutate':
+        return mutating.listener(req, res);
+      case '/healthz':
+        return text(res, 200, 'ok\n');
+      case '/readyz':
+        return isReady() ? text(res, 200, 'ok\n') : text(res, 503, draining ? 'draining\n' : 'not ready: waiting for namespace labels\n');
+      case '/metrics':
+        metrics.registry.metrics().then((body) => text(res, 200, body, metrics.registry.contentType), (error: Error) => text(res, 500, `${error.message}\n`));
+        return undefined;
+      default:
+        return text(res, 404, `no webhook at ${path}; use /validate or /mutate\n`);
+    }
   };
 
-  const tls = options.tls ?? selfSignedCertificate(options.certificateHosts);
-  const server = createServer({ cert: tls.cert, key: tls.key }, toNodeListener(route));
+  const server = createServer({ cert: tls.cert, key: tls.key }, route);
+  const certificate: CertificateReload | undefined = options.tlsFiles
+    ? reloadCertificate(server, options.tlsFiles, tls, {
+        onLoad: (info) => {
+          metrics.certificateExpiry.set(Date.parse(info.notAfter) / 1000);
+          logger.info(info, 'certificate reloaded');
+        },
+        onError: (error) => logger.error({ error: error.message }, 'certificate not reloaded; the previous one stays in use'),
+      })
+    : undefined;
+  metrics.certificateExpiry.set(Date.parse(new X509Certificate(tls.cert).validTo) / 1000);
+
   const host = options.host ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 8443, host, () => resolve());
   });
   const { port } = server.address() as AddressInfo;
+
+  let stopping: Promise<void> | undefined;
+  const shutdown = () => (stopping ??= (async () => {
+    draining = true;
+    logger.info({ drain_delay_ms: options.drainDelayMs ?? 0 }, 'draining');
+    await new Promise((resolve) => setTimeout(resolve, options.drainDelayMs ?? 0));
+    reloads.forEach((r) => r.stop());
+    certificate?.stop();
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const deadline = setTimeout(() => server.closeAllConnections(), options.drainTimeoutMs ?? 10_000);
+    await closed;
+    clearTimeout(deadline);
+    logger.info('stopped');
+  })());
+
   return {
     url: `https://${host.includes(':') ? `[${host}]` : host}:${port}`,
     port,
     ca: tls.cert,
-    close: () => new Promise<void>((resolve, reject) => {
-      server.closeAllConnections();
-      server.close((error) => (error ? reject(error) : resolve()));
-    }),
+    validating,
+    mutating,
+    metrics,
+    logger,
+    server,
+    isReady,
+    shutdown,
   };
 }

@@ -1,6 +1,6 @@
 /**
  * @verdict/cli: the `verdict` command (`test`, `eval`, `explain`,
- * `validate`). {@link main} runs it in-process with your own output streams.
+ * `validate`, `audit`). {@link main} runs it in-process with your own output streams.
  * @packageDocumentation
  */
 export { main } from './main.js';

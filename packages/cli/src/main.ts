@@ -10,6 +10,7 @@ const COMMANDS: ReadonlyArray<{ name: string; summary: string; load: () => Promi
   { name: 'eval', summary: 'evaluate one input and print the answer', load: async () => (await import('./commands/eval.js')).evalCommand },
   { name: 'explain', summary: 'evaluate one input and explain the decision', load: async () => (await import('./commands/explain.js')).explainCommand },
   { name: 'validate', summary: 'check and lint policy files', load: async () => (await import('./commands/validate.js')).validateCommand },
+  { name: 'audit', summary: 'decide every manifest under paths; table, JSON, SARIF, PolicyReport or JUnit', load: async () => (await import('./commands/audit.js')).auditCommand },
 ];
 
 function version(): string {

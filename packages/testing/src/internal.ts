@@ -8,6 +8,7 @@
  */
 export { findPolicyFiles, readPolicyFiles, readInputFile, parseInput, displayPath } from './files.js';
 export { inline } from './text.js';
+export { escapeXml } from './junit.js';
 export { loadSuiteFile, parseSuites } from './suite/parse.js';
 export { runSuite, checkExpectations } from './suite/run.js';
 export type { Suite, SuiteCase } from './suite/types.js';

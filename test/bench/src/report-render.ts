@@ -169,12 +169,17 @@ ${section(groups, 'load')}
 
 ## Workload 5: the webhook over HTTPS
 
-The example in \`examples/kubernetes-webhook\` (\`startWebhookServer\`: HTTPS with its self-signed certificate, the
-seed 003 memory and registry constraints, \`POST /validate\`) runs in its own process on 127.0.0.1, with namespace
-labels in a \`NamespaceCache\`. [autocannon](https://github.com/mcollina/autocannon) drives it from the bench's process,
-cycling through 8 Pod AdmissionReviews, bounded in requests and seconds, after a warm-up. Latency percentiles come
-from autocannon's per-response times. Server and load generator share the machine's ${m.cores} cores, so this
-measures the whole stack (TLS, HTTP parsing, \`Request\`/\`Response\`, JSON) on one small box rather than verdict.
+Four HTTPS servers on 127.0.0.1, each in its own process with the same kind of certificate (ECDSA P-256), under the same
+load: a **bare \`node:https\` server** that gathers the body, parses the AdmissionReview and answers "allowed" (the floor
+any webhook on Node stands on); **\`webhook.listener\`** as the server's request listener, with the example's seed 003
+memory and registry constraints and namespace labels in a \`NamespaceCache\`; the same webhook's **Fetch handler**
+\`webhook.handle\` behind @hono/node-server's \`getRequestListener\`; and the **example server** of
+\`examples/kubernetes-webhook\` (routing, Prometheus metrics, a JSON log line per decision). [autocannon](https://github.com/mcollina/autocannon)
+drives them from the bench's process with keep-alive connections, cycling through 8 Pod AdmissionReviews, bounded in
+requests and seconds, after a warm-up; runs alternate between the servers in rounds, and each row sums its rounds.
+Latency percentiles come from autocannon's per-response times. Servers and load generator share the machine's
+${m.cores} cores, so the ratios to the bare server are the figures to read: what the webhook adds to Node's own TLS and
+HTTP work.
 
 ${webhook ? `${section(groups, 'webhook')}\n\n${info(webhook)}` : '_Not measured in this run._'}
 

@@ -1,5 +1,5 @@
 /** Tables as Markdown (printed by `pnpm bench`, embedded in docs/performance.md). */
-import { formatNs, formatOps, type AggregatedGroup, type Target } from './aggregate.js';
+import { formatNs, formatOps, type AggregatedGroup, type AggregatedRow, type Target } from './aggregate.js';
 
 function markdown(head: string[], align: string[], rows: string[][]): string {
   return [`| ${head.join(' | ')} |`, `|${align.join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
@@ -34,14 +34,20 @@ export function loadTable(g: AggregatedGroup): string {
   );
 }
 
-/** The webhook load test: one row per configuration. */
+/** The webhook load test: one row per configuration and server, with ratios to the bare server of the same configuration. */
 export function webhookTable(g: AggregatedGroup): string {
+  const bare = (r: AggregatedRow) => g.rows.find((b) => b.engine === 'bare' && b.metrics?.['connections'] === r.metrics?.['connections'])?.metrics;
+  const times = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}×`);
   return markdown(
-    ['run', 'requests', 'req/s', 'p50', 'p90', 'p99', 'max', 'errors', 'non-2xx'],
-    ['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
+    ['run', 'requests', 'req/s', '÷ bare', 'p50', 'p90', 'p99', 'p99 ÷ bare', 'max', 'errors', 'non-2xx'],
+    ['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
     g.rows.map((r) => {
       const m = r.metrics ?? {};
-      return [r.name, String(m['requests']), (m['rps'] ?? 0).toFixed(0), `${m['p50Ms']} ms`, `${m['p90Ms']} ms`, `${m['p99Ms']} ms`, `${m['maxMs']} ms`, String(m['errors']), String(m['non2xx'])];
+      const b = bare(r);
+      return [
+        r.reference ? `**${r.name}**` : r.name, String(m['requests']), (m['rps'] ?? 0).toFixed(0), times(m['rps'], b?.['rps']),
+        `${m['p50Ms']} ms`, `${m['p90Ms']} ms`, `${m['p99Ms']} ms`, times(m['p99Ms'], b?.['p99Ms']), `${m['maxMs']} ms`, String(m['errors']), String(m['non2xx']),
+      ];
     }),
   );
 }

@@ -1,7 +1,7 @@
 /** What eval, explain and validate share: reading policies, the input and the adapter settings. */
 import { dirname, resolve } from 'node:path';
 import { formatProblem, PolicyLoadError, VerdictError, type PolicyDocument } from '@verdict/core';
-import { evaluateInput, type AdapterName, type EvaluateInputOptions, type Outcome } from '@verdict/testing';
+import { evaluateInput, type AdapterName, type AdapterOptions, type EvaluateInputOptions, type Outcome } from '@verdict/testing';
 import { parseInput, readInputFile, readPolicyFiles } from '@verdict/testing/internal';
 import { choice, list, pairs, str, type Options, type Parsed } from '../args.js';
 import { CliError, EXIT, type Io } from '../io.js';
@@ -66,6 +66,21 @@ async function readValue(path: string, io: Io, what: string): Promise<unknown> {
   }
 }
 
+/** Adapter settings from `--config` (and `baseDir`, the directory their relative paths start from). */
+export async function readConfig(parsed: Parsed, io: Io): Promise<AdapterOptions> {
+  const config = str(parsed, 'config');
+  if (config === undefined) return { baseDir: io.cwd };
+  const settings = await readValue(config, io, 'config');
+  if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
+    throw new CliError(`--config ${config} must hold a map with kubernetes:, ci: or spinnaker: settings`);
+  }
+  const known = ['kubernetes', 'ci', 'spinnaker'];
+  for (const key of Object.keys(settings)) {
+    if (!known.includes(key)) throw new CliError(`--config ${config}: unknown key "${key}" (expected kubernetes, ci or spinnaker)`);
+  }
+  return { ...(settings as AdapterOptions), baseDir: dirname(resolve(io.cwd, config)) };
+}
+
 /** The input and how to evaluate it, from `-i`, `--as`, `--config` and the Kubernetes flags. */
 export async function readInput(command: string, parsed: Parsed, io: Io): Promise<{ input: unknown; options: EvaluateInputOptions }> {
   const path = str(parsed, 'input');
@@ -80,19 +95,7 @@ export async function readInput(command: string, parsed: Parsed, io: Io): Promis
   if (labels.length) options.namespaceLabels = pairs(command, 'namespace-labels', labels);
   const old = str(parsed, 'old-object');
   if (old !== undefined) options.oldObject = await readValue(old, io, 'old object');
-  const config = str(parsed, 'config');
-  if (config !== undefined) {
-    const settings = await readValue(config, io, 'config');
-    if (typeof settings !== 'object' || settings === null || Array.isArray(settings)) {
-      throw new CliError(`--config ${config} must hold a map with kubernetes:, ci: or spinnaker: settings`);
-    }
-    const known = ['kubernetes', 'ci', 'spinnaker'];
-    for (const key of Object.keys(settings)) {
-      if (!known.includes(key)) throw new CliError(`--config ${config}: unknown key "${key}" (expected kubernetes, ci or spinnaker)`);
-    }
-    Object.assign(options, settings);
-    options.baseDir = dirname(resolve(io.cwd, config));
-  }
+  Object.assign(options, await readConfig(parsed, io));
   return { input, options };
 }
 

@@ -28,18 +28,21 @@ export function post(url: string, body: string): Promise<{ status: number; body:
   });
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+/** What one bounded run measured: per-response times of 2xx answers (ms) and the counts. */
+export interface Drive {
+  times: number[];
+  requests: number;
+  seconds: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
 }
 
-const round = (ms: number) => Math.round(ms * 1000) / 1000;
-
 /**
- * One bounded autocannon run. Latency percentiles come from autocannon's
- * per-response times (fractional ms; its own histogram rounds to whole ms).
+ * One bounded autocannon run. Latency comes from autocannon's per-response
+ * times (fractional ms; its own histogram rounds to whole ms).
  */
-export async function drive(url: string, bodies: readonly string[], run: LoadRun): Promise<Row> {
+export async function drive(url: string, bodies: readonly string[], run: LoadRun): Promise<Drive> {
   const times: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({
@@ -56,27 +59,41 @@ export async function drive(url: string, bodies: readonly string[], run: LoadRun
       if (status >= 200 && status < 300) times.push(ms);
     });
   });
-  times.sort((a, b) => a - b);
+  return { times, requests: result.requests.total, seconds: result.duration, errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx };
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+const round = (ms: number) => Math.round(ms * 1000) / 1000;
+
+/** Several runs of the same configuration (rounds) → one row: total requests over total time, percentiles over every response. */
+export function summarize(name: string, engine: string, connections: number, drives: readonly Drive[]): Row {
+  const times = drives.flatMap((d) => d.times).sort((a, b) => a - b);
+  const sum = (f: (d: Drive) => number) => drives.reduce((a, d) => a + f(d), 0);
   const mean = times.reduce((a, b) => a + b, 0) / (times.length || 1);
   return {
-    name: run.name,
-    engine: 'webhook',
+    name,
+    engine,
     ns: mean * 1e6,
     rme: 0,
     samples: times.length,
     batch: 1,
     metrics: {
-      connections: run.connections,
-      requests: result.requests.total,
-      rps: result.requests.total / result.duration,
+      connections,
+      requests: sum((d) => d.requests),
+      rps: sum((d) => d.requests) / sum((d) => d.seconds),
       p50Ms: round(percentile(times, 50)),
       p90Ms: round(percentile(times, 90)),
       p99Ms: round(percentile(times, 99)),
       maxMs: round(times[times.length - 1] ?? NaN),
-      errors: result.errors,
-      timeouts: result.timeouts,
-      non2xx: result.non2xx,
-      seconds: result.duration,
+      errors: sum((d) => d.errors),
+      timeouts: sum((d) => d.timeouts),
+      non2xx: sum((d) => d.non2xx),
+      seconds: sum((d) => d.seconds),
+      rounds: drives.length,
     },
   };
 }

@@ -1,23 +1,39 @@
 /**
- * Workload 5: examples/kubernetes-webhook over HTTPS on 127.0.0.1, driven by
- * autocannon (bounded in requests and seconds) with 2 KB Pod AdmissionReviews.
- * The server runs in its own process, so the load generator does not share
- * its event loop (both still share the machine's cores).
+ * Workload 5: the webhook over HTTPS on 127.0.0.1 under autocannon, in one
+ * run next to the bare `node:https` server it stands on: `webhook.listener`,
+ * the Fetch handler (`webhook.handle` behind @hono/node-server) and the
+ * example server. Each server runs in its own process; the load generator
+ * runs in this one. Runs alternate between servers in rounds (the order
+ * rotating each round), so that a slow moment of a shared machine does not
+ * land on one server only; each row sums its rounds.
  */
-import { spawn } from 'node:child_process';
+import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { admissionReviewFor, type KubernetesObject } from '@verdict/kubernetes';
 import { benchRoot, childFlags } from '../build.js';
 import type { Job } from '../jobs.js';
-import type { GroupResult } from '../method.js';
+import type { GroupResult, Row } from '../method.js';
 import { makePod } from '../pods.js';
-import { drive, post, type LoadRun } from './load-generator.js';
+import { drive, post, summarize, type Drive, type LoadRun } from './load-generator.js';
 import { reviewPod } from './review.js';
 
 export const RUNS: readonly LoadRun[] = [
-  { name: '1 connection (latency)', connections: 1, amount: 5_000, seconds: 15 },
-  { name: '10 connections (throughput)', connections: 10, amount: 20_000, seconds: 20 },
+  { name: '1 connection', connections: 1, amount: 2_000, seconds: 8 },
+  { name: '10 connections', connections: 10, amount: 6_000, seconds: 8 },
+];
+/** Rounds per configuration and server. */
+export const ROUNDS = 3;
+
+export interface ServerSpec {
+  mode: 'bare' | 'listener' | 'handle' | 'example';
+  label: string;
+}
+
+export const SERVERS: readonly ServerSpec[] = [
+  { mode: 'bare', label: 'bare node:https (parse, answer allowed)' },
+  { mode: 'listener', label: 'webhook.listener' },
+  { mode: 'handle', label: 'webhook.handle (Fetch, @hono/node-server)' },
+  { mode: 'example', label: 'examples/kubernetes-webhook (routing, metrics, logs)' },
 ];
 
 const REGISTRY = 'internal.artifactory.example.com';
@@ -35,42 +51,76 @@ function expect(ok: boolean, what: string): void {
   if (!ok) throw new Error(`sanity check failed: ${what}`);
 }
 
-async function startServer(source: boolean): Promise<{ url: string; stop: () => void }> {
-  const script = join(benchRoot, 'src/webhook-server.ts');
-  const child = spawn(process.execPath, [...childFlags(source), script], { cwd: benchRoot, stdio: ['ignore', 'pipe', 'inherit'] });
-  const first = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout });
-    lines.once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`the example server exited (code ${code}) before listening`)));
-  });
-  const { url } = JSON.parse(first) as { url: string };
-  return { url, stop: () => child.kill('SIGTERM') };
+interface Running {
+  spec: ServerSpec;
+  url: string;
+  child: ChildProcess;
 }
 
-/** `source`: run the example on the TypeScript sources (as the test suite does) rather than the built packages. */
-export async function webhookWorkload(runs: readonly LoadRun[] = RUNS, source = process.execArgv.includes('--conditions=@verdict/source')): Promise<GroupResult> {
-  const server = await startServer(source);
+async function startServer(spec: ServerSpec, source: boolean): Promise<Running> {
+  const child = fork(join(benchRoot, 'src/webhook-server.ts'), [spec.mode], {
+    cwd: benchRoot, execArgv: childFlags(source), stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('message', (m) => resolve(`${(m as { url: string }).url}/validate`));
+    child.once('exit', (code) => reject(new Error(`the ${spec.mode} server exited (code ${code}) before listening`)));
+  });
+  return { spec, url, child };
+}
+
+const allowed = (body: string) => (JSON.parse(body) as { response: { allowed: boolean } }).response.allowed;
+
+async function sanity(server: Running, bodies: readonly string[]): Promise<void> {
+  for (const body of bodies) {
+    const r = await post(server.url, body);
+    expect(r.status === 200 && allowed(r.body), `${server.spec.mode} allows the good Pods (got ${r.status} ${r.body.slice(0, 200)})`);
+  }
+  if (server.spec.mode === 'bare') return;
+  const bad = makePod(100, { namespace: 'team-1', memory: ['128Mi', '20Gi', '512Mi'], images: [`${REGISTRY}/a:1`] });
+  const denied = await post(server.url, JSON.stringify(admissionReviewFor(bad as unknown as KubernetesObject)));
+  expect(denied.status === 200 && !allowed(denied.body), `${server.spec.mode} denies a Pod over the limit`);
+}
+
+/**
+ * `source`: run the servers on the TypeScript sources (as the test suite does) rather than the built packages.
+ * `servers`: which servers (default all); the first is the reference for the ratios.
+ */
+export async function webhookWorkload(
+  runs: readonly LoadRun[] = RUNS, source = process.execArgv.includes('--conditions=@verdict/source'), rounds = ROUNDS, servers: readonly ServerSpec[] = SERVERS,
+): Promise<GroupResult> {
+  const running = await Promise.all(servers.map((s) => startServer(s, source)));
   try {
-    const url = `${server.url}/validate`;
     const bodies = webhookBodies();
-    for (const body of bodies) {
-      const r = await post(url, body);
-      expect(r.status === 200 && (JSON.parse(r.body) as { response: { allowed: boolean } }).response.allowed, `the example allows the good Pods (got ${r.status} ${r.body.slice(0, 200)})`);
+    for (const server of running) await sanity(server, bodies);
+    for (const server of running) await drive(server.url, bodies, { name: 'warm-up', connections: 4, amount: Math.min(1000, runs[0]?.amount ?? 1000), seconds: 5 });
+    const rows: Row[] = [];
+    for (const run of runs) {
+      const drives = new Map<string, Drive[]>(running.map((s) => [s.spec.mode, []]));
+      for (let r = 0; r < rounds; r++) {
+        for (let k = 0; k < running.length; k++) {
+          const server = running[(k + r) % running.length]!;
+          drives.get(server.spec.mode)!.push(await drive(server.url, bodies, run));
+        }
+      }
+      running.forEach((server, i) => {
+        const row = summarize(`${run.name}: ${server.spec.label}`, server.spec.mode, run.connections, drives.get(server.spec.mode)!);
+        if (i === 0) row.reference = true;
+        rows.push(row);
+      });
     }
-    const bad = makePod(100, { namespace: 'team-1', memory: ['128Mi', '20Gi', '512Mi'], images: [`${REGISTRY}/a:1`] });
-    const denied = await post(url, JSON.stringify(admissionReviewFor(bad as unknown as KubernetesObject)));
-    expect(denied.status === 200 && !(JSON.parse(denied.body) as { response: { allowed: boolean } }).response.allowed, 'the example denies a Pod over the limit');
-    await drive(url, bodies, { name: 'warm-up', connections: 4, amount: Math.min(1000, runs[0]?.amount ?? 1000), seconds: 5 });
-    const rows = [];
-    for (const run of runs) rows.push(await drive(url, bodies, run));
     return {
       id: 'webhook',
-      title: 'Workload 5: examples/kubernetes-webhook over HTTPS (autocannon, POST /validate)',
+      title: 'Workload 5: the webhook over HTTPS next to a bare node:https server (autocannon, POST /validate)',
       rows,
-      info: { admissionReviewBytes: bodies[0]!.length, server: 'examples/kubernetes-webhook startWebhookServer, own process', client: 'autocannon, own process' },
+      info: {
+        admissionReviewBytes: bodies[0]!.length,
+        servers: 'one process each; certificate ECDSA P-256',
+        client: 'autocannon, own process, keep-alive',
+        rounds: `${rounds} per configuration and server, alternating`,
+      },
     };
   } finally {
-    server.stop();
+    for (const server of running) server.child.kill('SIGTERM');
   }
 }
 

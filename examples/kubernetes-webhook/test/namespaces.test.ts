@@ -1,0 +1,161 @@
+/**
+ * The namespace informer (@kubernetes/client-node) against a fake API server
+ * on 127.0.0.1 over HTTPS, reached through a kubeconfig file: the list, watch
+ * events, a watch that answers 410 Gone, a dropped connection, and resync.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { NamespaceCache, type KubernetesObject } from '@verdict/kubernetes';
+import { developmentCertificate } from '../src/cert.js';
+import { kubeConfig, syncNamespaces, type NamespaceSyncOptions } from '../src/namespaces.js';
+
+const ns = (name: string, team: string, resourceVersion: string): KubernetesObject =>
+  ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, resourceVersion, labels: { team } } });
+
+interface Watcher {
+  resourceVersion: string;
+  res: ServerResponse;
+  send(type: string, object: unknown): void;
+}
+
+/** A fake API server: `list` answers LISTs; each WATCH is handed to the test as a `Watcher`. */
+async function fakeApiServer(list: () => { resourceVersion: string; items: KubernetesObject[] }) {
+  const tls = await developmentCertificate(['127.0.0.1']);
+  const watchers: Watcher[] = [];
+  const requests: Array<{ path: string; authorization: string | undefined }> = [];
+  const server: Server = createServer({ cert: tls.cert, key: tls.key }, (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'https://api');
+    requests.push({ path: `${url.pathname}${url.search}`, authorization: req.headers.authorization });
+    if (url.pathname !== '/api/v1/namespaces') {
+      res.writeHead(404).end();
+      return;
+    }
+    if (url.searchParams.get('watch') === 'true') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.flushHeaders();
+      watchers.push({ resourceVersion: url.searchParams.get('resourceVersion') ?? '', res, send: (type, object) => res.write(`${JSON.stringify({ type, object })}\n`) });
+      return;
+    }
+    const { resourceVersion, items } = list();
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ apiVersion: 'v1', kind: 'NamespaceList', metadata: { resourceVersion }, items }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const dir = mkdtempSync(join(tmpdir(), 'verdict-kubeconfig-'));
+  const kubeconfig = join(dir, 'config');
+  writeFileSync(kubeconfig, [
+    'apiVersion: v1', 'kind: Config', 'current-context: fake',
+    `clusters: [{name: fake, cluster: {server: "https://127.0.0.1:${(server.address() as AddressInfo).port}", certificate-authority-data: ${tls.caBundle}}}]`,
+    'users: [{name: webhook, user: {token: secret-token}}]',
+    'contexts: [{name: fake, context: {cluster: fake, user: webhook}}]', '',
+  ].join('\n'));
+  return {
+    watchers,
+    requests,
+    lists: () => requests.filter((r) => !r.path.includes('watch=true')).length,
+    config: () => kubeConfig({ KUBECONFIG: kubeconfig })!,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function setup(options: NamespaceSyncOptions = {}) {
+  let listed: { resourceVersion: string; items: KubernetesObject[] } = { resourceVersion: '10', items: [ns('a', 'a', '10')] };
+  const api = await fakeApiServer(() => listed);
+  const cache = new NamespaceCache();
+  const errors: string[] = [];
+  const sync = syncNamespaces(api.config(), cache, { retryMs: 20, onError: (e) => errors.push(e.message), ...options });
+  const teams = () => Object.fromEntries(['a', 'b', 'c', 'd'].map((n) => [n, cache.get(n)?.['team']]).filter(([, t]) => t !== undefined));
+  return {
+    api, cache, sync, errors, teams,
+    relist: (next: typeof listed) => (listed = next),
+    cleanup: async () => {
+      await sync.stop();
+      await api.close();
+    },
+  };
+}
+
+describe('namespace labels through the client-node informer', () => {
+  it('lists with the kubeconfig\'s token, applies watch events, and lists again after a 410 Gone', async () => {
+    const { api, sync, teams, relist, cleanup } = await setup();
+    try {
+      await sync.synced;
+      expect(sync.isSynced()).toBe(true);
+      expect(teams()).toEqual({ a: 'a' });
+      expect(api.requests[0]).toEqual({ path: '/api/v1/namespaces', authorization: 'Bearer secret-token' });
+      await expect.poll(() => api.watchers.length).toBe(1);
+      const first = api.watchers[0]!;
+      expect(first.resourceVersion).toBe('10');
+      first.send('ADDED', ns('b', 'b', '11'));
+      first.send('MODIFIED', ns('a', 'a2', '12'));
+      await expect.poll(teams).toEqual({ a: 'a2', b: 'b' });
+
+      relist({ resourceVersion: '20', items: [ns('a', 'a3', '20'), ns('c', 'c', '19')] });
+      first.send('ERROR', { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'Expired', code: 410 });
+      first.res.end();
+      await expect.poll(teams).toEqual({ a: 'a3', c: 'c' });
+      expect(api.lists()).toBe(2);
+      await expect.poll(() => api.watchers.length).toBe(2);
+      expect(api.watchers[1]!.resourceVersion).toBe('20');
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('restarts after a dropped connection and resumes watching from the last resourceVersion', async () => {
+    const { api, sync, teams, errors, cleanup } = await setup();
+    try {
+      await sync.synced;
+      await expect.poll(() => api.watchers.length).toBe(1);
+      api.watchers[0]!.send('ADDED', ns('d', 'd', '15'));
+      await expect.poll(teams).toEqual({ a: 'a', d: 'd' });
+      api.watchers[0]!.res.socket?.destroy();
+      await expect.poll(() => api.watchers.length, { timeout: 5000 }).toBe(2);
+      expect(api.watchers[1]!.resourceVersion).toBe('15');
+      api.watchers[1]!.send('DELETED', ns('d', 'd', '16'));
+      await expect.poll(teams).toEqual({ a: 'a' });
+      expect(api.lists()).toBe(1);
+      expect(errors.length).toBeLessThanOrEqual(1);
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('keeps retrying while the API server is unreachable, and is not synced until a list succeeds', async () => {
+    const { api, sync, errors, cleanup } = await setup();
+    await sync.synced;
+    const config = api.config();
+    await cleanup();
+    const cache = new NamespaceCache();
+    const failures: string[] = [];
+    const offline = syncNamespaces(config, cache, { retryMs: 10, maxRetryMs: 20, onError: (e) => failures.push(e.message) });
+    try {
+      await expect.poll(() => failures.length, { timeout: 5000 }).toBeGreaterThanOrEqual(3);
+      expect(offline.isSynced()).toBe(false);
+      expect(errors).toEqual([]);
+    } finally {
+      await offline.stop();
+    }
+  });
+
+  it('resyncs the label cache from the informer\'s store', async () => {
+    const { cache, sync, teams, cleanup } = await setup({ resyncMs: 30 });
+    try {
+      await sync.synced;
+      cache.delete('a');
+      expect(teams()).toEqual({});
+      await expect.poll(teams, { timeout: 2000 }).toEqual({ a: 'a' });
+    } finally {
+      await cleanup();
+    }
+  });
+});

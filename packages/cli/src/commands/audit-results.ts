@@ -1,0 +1,146 @@
+/**
+ * What an audit found, in one shape every output format reads: per object,
+ * one result per policy rule that applied (pass, fail, warn, error, skip), as
+ * PolicyReports count them.
+ */
+import type { Decision, DecisionError, EnforcementAction, PolicyTrace } from '@verdict/core';
+import type { AdapterName, Outcome } from '@verdict/testing';
+import type { CatalogEntry } from './audit-catalog.js';
+import type { ManifestProblem } from './audit-parse.js';
+
+/** `pass`, `fail` (deny and audit violations), `warn` (warn violations), `error`, `skip`. */
+export type ResultStatus = 'pass' | 'fail' | 'warn' | 'error' | 'skip';
+
+/** One rule of one policy on one object. */
+export interface PolicyResult {
+  /** The constraint kind (`K8sRequiredLabels`), `Policy`, or `""` for an error of the input itself. */
+  kind: string;
+  policy: string;
+  rule: string;
+  enforcementAction: EnforcementAction;
+  status: ResultStatus;
+  /** Violation messages (fail, warn), the error, or why the rule was skipped; empty for pass. */
+  messages: string[];
+  /** JSON pointers of the offending elements in the input, when known. */
+  paths?: string[];
+}
+
+/** One audited object. */
+export interface AuditedObject {
+  file: string;
+  /** 1-based line where the object's document (or List item) starts. */
+  line: number;
+  adapter: AdapterName;
+  apiVersion: string;
+  kind: string;
+  /** `""` for cluster-scoped objects and inputs that are not Kubernetes objects. */
+  namespace: string;
+  name: string;
+  uid?: string;
+  /** False when a deny-enforced violation or error exists (the admission answer would be a denial). */
+  allowed: boolean;
+  results: PolicyResult[];
+  /** Why the object was not decided (then `results` is empty and `allowed` true). */
+  skipped?: string;
+}
+
+/** The whole audit. */
+export interface AuditReport {
+  objects: AuditedObject[];
+  problems: ManifestProblem[];
+  files: number;
+  /** The adapter the policies were loaded for. */
+  adapter: AdapterName;
+  /** Policies loaded, for the reports' rule metadata. */
+  policies: readonly CatalogEntry[];
+}
+
+/** Counts for summaries and exit codes. */
+export interface AuditSummary {
+  files: number;
+  objects: number;
+  /** Objects with at least one deny violation or deny-enforced error. */
+  denied: number;
+  /** Objects with at least one warn result (and not denied). */
+  warned: number;
+  skipped: number;
+  problems: number;
+  results: Record<ResultStatus, number>;
+}
+
+export function summarize(report: AuditReport): AuditSummary {
+  const results: Record<ResultStatus, number> = { pass: 0, fail: 0, warn: 0, error: 0, skip: 0 };
+  let denied = 0;
+  let warned = 0;
+  let skipped = 0;
+  for (const o of report.objects) {
+    if (o.skipped !== undefined) skipped++;
+    else if (!o.allowed) denied++;
+    else if (o.results.some((r) => r.status === 'warn')) warned++;
+    for (const r of o.results) results[r.status]++;
+  }
+  return { files: report.files, objects: report.objects.length - skipped, denied, warned, skipped, problems: report.problems.length, results };
+}
+
+const statusOf = (action: EnforcementAction): ResultStatus => (action === 'warn' ? 'warn' : 'fail');
+
+function errorResult(t: Pick<PolicyTrace, 'kind' | 'policy' | 'enforcementAction'>, errors: readonly DecisionError[], rule = ''): PolicyResult {
+  return { kind: t.kind, policy: t.policy, rule, enforcementAction: t.enforcementAction, status: 'error', messages: errors.map((e) => e.message) };
+}
+
+function selectionResult(t: PolicyTrace, decision: Decision): PolicyResult | undefined {
+  const base = { kind: t.kind, policy: t.policy, rule: 'parameterSelection', enforcementAction: t.enforcementAction };
+  switch (t.selection?.outcome) {
+    case 'no-match-allow':
+      return { ...base, status: 'skip', messages: ['no parameterSelection entry matched (onParameterSelectionNoMatch: allow)'] };
+    case 'no-match-warn':
+      return { ...base, status: 'warn', messages: decision.warnings.filter((w) => w.startsWith(`[${t.policy}] no parameterSelection`)).map((w) => w.slice(t.policy.length + 3)) };
+    case 'no-match-deny': {
+      const messages = decision.violations.filter((v) => v.kind === t.kind && v.policy === t.policy && v.rule === 'parameterSelection').map((v) => v.message);
+      return { ...base, status: statusOf(t.enforcementAction), messages };
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The results of one decision: every validate rule of every policy that matched (policies the index ruled out are absent). */
+export function resultsOf(decision: Decision): PolicyResult[] {
+  const out: PolicyResult[] = [];
+  const unowned = decision.errors.filter((e) => e.policy === undefined);
+  if (unowned.length) out.push({ kind: '', policy: '(input)', rule: '', enforcementAction: 'deny', status: 'error', messages: unowned.map((e) => e.message) });
+  for (const t of decision.trace) {
+    const errors = decision.errors.filter((e) => e.kind === t.kind && e.policy === t.policy);
+    if (!t.matched) {
+      if (errors.length) out.push(errorResult(t, errors));
+      continue;
+    }
+    const selection = selectionResult(t, decision);
+    if (selection) {
+      out.push(selection);
+      continue;
+    }
+    const policyErrors = errors.filter((e) => e.rule === undefined);
+    if (policyErrors.length) out.push(errorResult(t, policyErrors));
+    for (const rule of t.rules) {
+      if (rule.type !== 'validate') continue;
+      const base = { kind: t.kind, policy: t.policy, rule: rule.rule, enforcementAction: t.enforcementAction };
+      if (rule.result === 'pass') out.push({ ...base, status: 'pass', messages: [] });
+      else if (rule.result === 'skipped') out.push({ ...base, status: 'skip', messages: rule.message ? [rule.message] : [] });
+      else if (rule.result === 'error') out.push(errorResult(t, errors.filter((e) => e.rule === rule.rule), rule.rule));
+      else {
+        const violations = decision.violations.filter((v) => v.kind === t.kind && v.policy === t.policy && v.rule === rule.rule);
+        const paths = violations.flatMap((v) => (v.path !== undefined ? [v.path] : []));
+        out.push({ ...base, status: statusOf(t.enforcementAction), messages: violations.map((v) => v.message), ...(paths.length ? { paths } : {}) });
+      }
+    }
+  }
+  return out;
+}
+
+/** Results of an outcome: its decision's, or one error result with the adapter's denials when it refused the input before deciding. */
+export function outcomeResults(outcome: Outcome): PolicyResult[] {
+  if (outcome.decision) return resultsOf(outcome.decision);
+  if (outcome.allowed) return [];
+  return [{ kind: '', policy: '(input)', rule: '', enforcementAction: 'deny', status: 'error', messages: outcome.denials }];
+}
