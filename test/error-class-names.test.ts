@@ -10,12 +10,13 @@ import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type * as Esbuild from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(join(ROOT, 'package.json'));
 /** The esbuild tsup runs. */
-const esbuild = require(require.resolve('esbuild', { paths: [require.resolve('tsup')] })) as typeof import('esbuild');
+const esbuild = require(require.resolve('esbuild', { paths: [require.resolve('tsup')] })) as typeof Esbuild;
 
 describe('error class names survive bundling', () => {
   const setup = () => readdirSync(join(ROOT, 'packages')).map((pkg) => join(ROOT, 'packages', pkg, 'src', 'index.ts'));

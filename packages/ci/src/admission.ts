@@ -1,6 +1,6 @@
 /**
  * `createJobAdmission`: compile a controller chain once, then answer
- * admission requests (one job, a list, or JSON text) in the proposal's
+ * admission requests (one job, a list, or JSON text) in GitLab's design's
  * response shape. One bad job never spoils the answers for the others.
  */
 import { PolicyLoadError, type PolicySource } from '@verdict/core';
@@ -39,7 +39,7 @@ export interface JobAdmissionOptions {
   runners?: readonly Runner[] | (() => readonly Runner[]);
 }
 
-/** One job's answer, exactly in the proposal's shape (`tags` and `runners` only when not empty). */
+/** One job's answer, exactly in GitLab's design's shape (`tags` and `runners` only when not empty). */
 export interface AdmissionResponse {
   /** The job's id as sent; `null` when the job had no usable id. */
   id: JobId | null;
