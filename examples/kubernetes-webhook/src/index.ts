@@ -16,7 +16,7 @@ import { NamespaceCache } from '@verdict/kubernetes';
 import type { Level } from 'pino';
 import { createLogger } from './log.js';
 import { createMetrics } from './metrics.js';
-import { kubeConfig, syncNamespaces } from './namespaces.js';
+import { kubeConfig, readNamespaceLabels, syncNamespaces } from './namespaces.js';
 import { startWebhookServer } from './server.js';
 
 const MANIFESTS = ['validating-webhook.yaml', 'mutating-webhook.yaml'];
@@ -33,8 +33,9 @@ async function main(): Promise<void> {
   const env = process.env;
   const logger = createLogger({ level: (env['LOG_LEVEL'] ?? 'info') as Level });
   const metrics = createMetrics();
-  const namespaces = new NamespaceCache();
   const config = kubeConfig(env);
+  // A miss (a namespace created a moment ago, not yet seen by the watch) is read from the API server.
+  const namespaces = new NamespaceCache(config ? { fallback: readNamespaceLabels(config) } : {});
   const sync = config
     ? syncNamespaces(config, namespaces, {
         onError: (error) => {

@@ -29,6 +29,7 @@ export interface WebhookMetrics {
   certificateExpiry: Gauge;
 }
 
+/** A registry with Node's process metrics and the webhook metrics (documented in docs/kubernetes.md#metrics). */
 export function createMetrics(): WebhookMetrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });

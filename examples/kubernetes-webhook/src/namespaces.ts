@@ -7,8 +7,8 @@
  * a capped backoff, and a periodic resync of the label cache from the
  * informer's store.
  */
-import { CoreV1Api, KubeConfig, makeInformer, type V1Namespace } from '@kubernetes/client-node';
-import type { KubernetesObject, NamespaceCache } from '@verdict/kubernetes';
+import { ApiException, CoreV1Api, KubeConfig, makeInformer, type V1Namespace } from '@kubernetes/client-node';
+import type { KubernetesObject, NamespaceCache, NamespaceLabelsLookup } from '@verdict/kubernetes';
 
 /**
  * Access to the API server: the Pod's ServiceAccount inside a cluster, else
@@ -21,6 +21,24 @@ export function kubeConfig(env: NodeJS.ProcessEnv = process.env): KubeConfig | u
   else if (env['KUBECONFIG']) config.loadFromFile(env['KUBECONFIG']);
   else return undefined;
   return config;
+}
+
+/**
+ * Reads one namespace's labels from the API server: the `NamespaceCache`
+ * fallback for a namespace the watch has not delivered yet (created a moment
+ * before the request). `undefined` when it does not exist; other failures
+ * reject, and the webhook's failurePolicy answers.
+ */
+export function readNamespaceLabels(config: KubeConfig): NamespaceLabelsLookup {
+  const api = config.makeApiClient(CoreV1Api);
+  return async (name) => {
+    try {
+      return (await api.readNamespace({ name })).metadata?.labels ?? {};
+    } catch (error) {
+      if (error instanceof ApiException && error.code === 404) return undefined;
+      throw error;
+    }
+  };
 }
 
 export interface NamespaceSyncOptions {

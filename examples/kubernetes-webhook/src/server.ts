@@ -75,6 +75,7 @@ const text = (res: ServerResponse, status: number, body: string, type = 'text/pl
   res.end(body);
 };
 
+/** Starts the server; resolves once it listens, with the policies loaded and the certificate in place. */
 export async function startWebhookServer(options: WebhookServerOptions = {}): Promise<WebhookServer> {
   const logger = options.logger ?? createLogger();
   const metrics = options.metrics ?? createMetrics();

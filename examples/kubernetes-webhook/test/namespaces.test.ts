@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NamespaceCache, type KubernetesObject } from '@verdict/kubernetes';
 import { developmentCertificate } from '../src/cert.js';
-import { kubeConfig, syncNamespaces, type NamespaceSyncOptions } from '../src/namespaces.js';
+import { kubeConfig, readNamespaceLabels, syncNamespaces, type NamespaceSyncOptions } from '../src/namespaces.js';
 
 const ns = (name: string, team: string, resourceVersion: string): KubernetesObject =>
   ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, resourceVersion, labels: { team } } });
@@ -31,6 +31,13 @@ async function fakeApiServer(list: () => { resourceVersion: string; items: Kuber
   const server: Server = createServer({ cert: tls.cert, key: tls.key }, (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'https://api');
     requests.push({ path: `${url.pathname}${url.search}`, authorization: req.headers.authorization });
+    const one = /^\/api\/v1\/namespaces\/([^/]+)$/.exec(url.pathname);
+    if (one) {
+      const found = list().items.find((n) => (n['metadata'] as { name: string }).name === one[1]);
+      res.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(found ?? { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 }));
+      return;
+    }
     if (url.pathname !== '/api/v1/namespaces') {
       res.writeHead(404).end();
       return;
@@ -154,6 +161,21 @@ describe('namespace labels through the client-node informer', () => {
       cache.delete('a');
       expect(teams()).toEqual({});
       await expect.poll(teams, { timeout: 2000 }).toEqual({ a: 'a' });
+    } finally {
+      await cleanup();
+    }
+  });
+
+  it('reads a namespace the watch has not delivered yet from the API server, and says a missing one does not exist', async () => {
+    const { api, sync, relist, cleanup } = await setup();
+    try {
+      await sync.synced;
+      relist({ resourceVersion: '30', items: [ns('a', 'a', '10'), ns('fresh', 'new-team', '30')] });
+      const lookup = readNamespaceLabels(api.config());
+      expect(await lookup('fresh')).toEqual({ team: 'new-team' });
+      expect(await lookup('ghost')).toBeUndefined();
+      const cache = new NamespaceCache({ fallback: lookup });
+      expect(await cache.lookup('fresh')).toEqual({ team: 'new-team' });
     } finally {
       await cleanup();
     }

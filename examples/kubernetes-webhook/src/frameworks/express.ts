@@ -9,6 +9,7 @@
 import express, { type Express } from 'express';
 import type { AdmissionWebhook } from '@verdict/kubernetes';
 
+/** An Express app serving `POST /validate`, `POST /mutate` and `GET /healthz`; serve it with `https.createServer(tls, app)`. */
 export function createExpressApp(webhooks: { validating: AdmissionWebhook; mutating: AdmissionWebhook }): Express {
   const app = express();
   app.use(express.json({ limit: '6mb' }));

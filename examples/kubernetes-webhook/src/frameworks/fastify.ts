@@ -8,6 +8,7 @@
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { AdmissionWebhook } from '@verdict/kubernetes';
 
+/** A Fastify app over HTTPS serving `/validate`, `/mutate` and `GET /healthz`; start it with `app.listen()`. */
 export function createFastifyApp(
   webhooks: { validating: AdmissionWebhook; mutating: AdmissionWebhook },
   options: { https: { cert: string; key: string } } & FastifyServerOptions,

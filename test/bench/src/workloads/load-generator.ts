@@ -40,10 +40,15 @@ export interface Drive {
 
 /**
  * One bounded autocannon run. Latency comes from autocannon's per-response
- * times (fractional ms; its own histogram rounds to whole ms).
+ * times (fractional ms; its own histogram rounds to whole ms); the run's
+ * length from the first request to the last response, measured here
+ * (autocannon's own duration ends on its one-second ticks, too coarse for
+ * runs of a few seconds).
  */
 export async function drive(url: string, bodies: readonly string[], run: LoadRun): Promise<Drive> {
   const times: number[] = [];
+  const started = performance.now();
+  let last = started;
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon({
       url,
@@ -56,10 +61,11 @@ export async function drive(url: string, bodies: readonly string[], run: LoadRun
       timeout: 10,
     }, (error, r) => (error ? reject(error as Error) : resolve(r)));
     instance.on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      last = performance.now();
       if (status >= 200 && status < 300) times.push(ms);
     });
   });
-  return { times, requests: result.requests.total, seconds: result.duration, errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx };
+  return { times, requests: result.requests.total, seconds: (last - started) / 1000, errors: result.errors, timeouts: result.timeouts, non2xx: result.non2xx };
 }
 
 function percentile(sorted: readonly number[], p: number): number {

@@ -95,15 +95,15 @@ export async function webhookWorkload(
     for (const server of running) await drive(server.url, bodies, { name: 'warm-up', connections: 4, amount: Math.min(1000, runs[0]?.amount ?? 1000), seconds: 5 });
     const rows: Row[] = [];
     for (const run of runs) {
-      const drives = new Map<string, Drive[]>(running.map((s) => [s.spec.mode, []]));
+      const drives: Drive[][] = running.map(() => []);
       for (let r = 0; r < rounds; r++) {
         for (let k = 0; k < running.length; k++) {
-          const server = running[(k + r) % running.length]!;
-          drives.get(server.spec.mode)!.push(await drive(server.url, bodies, run));
+          const i = (k + r) % running.length;
+          drives[i]!.push(await drive(running[i]!.url, bodies, run));
         }
       }
       running.forEach((server, i) => {
-        const row = summarize(`${run.name}: ${server.spec.label}`, server.spec.mode, run.connections, drives.get(server.spec.mode)!);
+        const row = summarize(`${run.name}: ${server.spec.label}`, server.spec.mode, run.connections, drives[i]!);
         if (i === 0) row.reference = true;
         rows.push(row);
       });
