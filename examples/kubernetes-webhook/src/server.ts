@@ -145,6 +145,12 @@ export async function startWebhookServer(options: WebhookServerOptions = {}): Pr
   };
 
   const server = createServer({ cert: tls.cert, key: tls.key }, route);
+  // The apiserver keeps idle webhook connections for 90 s; a server closing them sooner
+  // (Node's default is 5 s) races requests the apiserver is sending on them.
+  server.keepAliveTimeout = 120_000;
+  // The apiserver gives up after the configuration's timeoutSeconds (at most 30 s).
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
   const certificate: CertificateReload | undefined = options.tlsFiles
     ? reloadCertificate(server, options.tlsFiles, tls, {
         onLoad: (info) => {

@@ -84,6 +84,8 @@ describe('readiness and shutdown', () => {
       synced = true;
       expect(await get('/readyz')).toMatchObject({ status: 200, body: 'ok\n' });
       expect((await get('/healthz')).status).toBe(200);
+      // Idle connections outlive the apiserver's 90 s idle timeout, so the server never closes one the apiserver reuses.
+      expect(server.server.keepAliveTimeout).toBeGreaterThan(90_000);
     } finally {
       await server.shutdown();
     }
