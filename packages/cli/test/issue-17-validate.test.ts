@@ -35,7 +35,7 @@ describe('verdict validate on a folder', () => {
       expect(run.code).toBe(1);
       expect(run.stdout.split('\n')).toEqual([
         '✗ policies/a-template.yaml:10:8: Implicit keys need to be on a single line: the value before this line runs into it; is this key indented more than the keys above it?',
-        '✗ policies/c-policy.yaml:5:3 (Policy/p) at /spec/paramters: unknown field "paramters"; did you mean "parameters"? (allowed: description, parametersSchema, definitions, validate, mutate, match, parameters, parameterSelection, parameterSelectionBehavior, onParameterSelectionNoMatch, enforcementAction, merge, order)',
+        '✗ policies/c-policy.yaml:5:3 (Policy/p) at /spec/paramters: unknown field "paramters"; did you mean "parameters"?',
         '✗ policies/d-quote.yaml:2:18: Missing closing "quote',
         '3 problems in 3 files: the policies do not load (core)',
         '',
