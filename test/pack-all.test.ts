@@ -46,3 +46,51 @@ describe('pnpm pack:all', () => {
     }
   });
 });
+
+describe('the checks of what ships', () => {
+  const setup = () => {
+    const read = (path: string) => readFileSync(join(ROOT, path), 'utf8');
+    const sources = (project: string) => readdirSync(join(ROOT, 'integrations', project, 'src')).map((file) => read(join('integrations', project, 'src', file))).join('\n');
+    /** Every entry point a package exports, as a user imports it (`@verdict/testing/vitest`). */
+    const entries = readdirSync(join(ROOT, 'packages')).flatMap((dir) => {
+      const manifest = JSON.parse(read(join('packages', dir, 'package.json'))) as { name: string; exports: Record<string, unknown> };
+      return Object.keys(manifest.exports).filter((key) => key !== './package.json').map((key) => (key === '.' ? manifest.name : `${manifest.name}${key.slice(1)}`));
+    });
+    return { read, sources, entries };
+  };
+
+  it('run in CI: .ci/run builds, checks the packed packages and runs the integrations after the README test command', () => {
+    const { read } = setup();
+    const ci = read('.ci/run');
+    const manifest = JSON.parse(read('package.json')) as { scripts: Record<string, string> };
+    const at = (command: string) => ci.indexOf(`\nnpx -y pnpm@10 ${command}`);
+    expect(at('install --frozen-lockfile && npx -y pnpm@10 test\n')).toBeGreaterThan(0);
+    expect(at('test:build\n')).toBeGreaterThan(at('install --frozen-lockfile'));
+    expect(manifest.scripts['test:build']).toMatch(/&& pnpm run test:integrations$/);
+    expect(manifest.scripts['test:integrations']).toBe('node integrations/run.mjs');
+    expect(read('integrations/run.mjs')).toContain("'scripts/pack-all.mjs'), '--no-build', '--out'");
+  });
+
+  it('import every entry point of every package in the NodeNext project (ESM and CommonJS) and the bundler project', () => {
+    const { sources, entries } = setup();
+    const nodenext = sources('nodenext');
+    const bundler = sources('bundler');
+    for (const entry of entries.filter((e) => !e.endsWith('.json'))) {
+      expect(nodenext, entry).toMatch(new RegExp(`(from|import) '${entry}'`));
+      // vitest is ESM-only, so its matchers are not loaded from CommonJS.
+      if (!entry.endsWith('/vitest')) expect(nodenext, entry).toContain(`require('${entry}')`);
+    }
+    for (const entry of entries) expect(bundler, entry).toContain(`'${entry}'`);
+  });
+
+  it('type the vitest matchers on expect in both consumer projects', () => {
+    const { sources } = setup();
+    for (const project of ['nodenext', 'bundler']) {
+      expect(sources(project), project).toContain("import '@verdict/testing/vitest';");
+      expect(sources(project), project).toMatch(/expect\([^\n]*\)\.toBeDenied\(/);
+    }
+    const tsconfig = (project: string) => JSON.parse(readFileSync(join(ROOT, 'integrations', project, 'tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown> };
+    expect(tsconfig('nodenext').compilerOptions).toMatchObject({ module: 'NodeNext', strict: true, skipLibCheck: false });
+    expect(tsconfig('bundler').compilerOptions).toMatchObject({ moduleResolution: 'Bundler', strict: true, skipLibCheck: false });
+  });
+});
