@@ -163,6 +163,14 @@ class Loader {
     this.problems.push(problem);
   }
 
+  /** "document 2 (policies.yaml:14:1)": a document of this load, with its place in the source text when known. */
+  private documentName(doc: number): string {
+    const document = this.documents[doc];
+    const loc = isPlainObject(document) ? sourceLocation(document, '') : undefined;
+    if (!loc) return `document ${doc}`;
+    return `document ${doc} (${loc.source === undefined ? 'line ' : `${loc.source}:`}${loc.line}:${loc.column})`;
+  }
+
   run(): void {
     const shapes: Array<DocumentShape | undefined> = this.documents.map((doc, i) => this.check(doc, i));
     shapes.forEach((shape, i) => {
@@ -242,7 +250,7 @@ class Loader {
     }
     const previous = this.templates.get(kind);
     if (previous) {
-      this.report(i, '/spec/kind', 'DUPLICATE', `kind "${kind}" is already defined by document ${previous.doc}`);
+      this.report(i, '/spec/kind', 'DUPLICATE', `kind "${kind}" is already defined by ${this.documentName(previous.doc)}`);
       return;
     }
     const unit = this.compileUnit(doc, i, kind);
@@ -264,7 +272,7 @@ class Loader {
     const name = (doc['metadata'] as JsonObject)['name'] as string;
     const key = `${kind}/${name}`;
     if (this.seen.has(key)) {
-      this.report(i, '/metadata/name', 'DUPLICATE', `${kind} "${name}" is already defined by document ${this.seen.get(key)}`);
+      this.report(i, '/metadata/name', 'DUPLICATE', `${kind} "${name}" is already defined by ${this.documentName(this.seen.get(key)!)}`);
       return;
     }
     this.seen.set(key, i);
