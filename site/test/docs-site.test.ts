@@ -76,8 +76,10 @@ describe('the docs site', () => {
     const { site, browser } = await session.get();
     const page = await browser.newPage();
     await page.goto(`${site.url}docs/`);
+    // The button works once Vue has hydrated the page, and the box is loaded on the first click: wait for both.
+    await page.waitForFunction(() => '__vue_app__' in (document.querySelector('#app') ?? {}));
     await page.locator('.VPNavBarSearch button').click();
-    await page.keyboard.type('onParameterSelectionNoMatch');
+    await page.locator('.VPLocalSearchBox input').fill('onParameterSelectionNoMatch');
     const results = page.locator('.VPLocalSearchBox .results a');
     await results.first().waitFor();
     expect(await results.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(expect.arrayContaining([expect.stringContaining('parameter-selection.html')]));
