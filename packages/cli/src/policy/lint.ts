@@ -10,7 +10,8 @@
  * Findings are mapped back to the original paths and lines.
  */
 import { compilePolicies, sourceLocation, type LintFinding, type PolicyDocument } from '@verdict/core';
-import { PERMISSIONS_KIND, PERMISSIONS_TEMPLATE } from '@verdict/spinnaker';
+import { PERMISSIONS_KIND } from '@verdict/spinnaker';
+import { PERMISSIONS_TEMPLATE } from '@verdict/spinnaker/internal';
 import { loadPoliciesFor } from './detect.js';
 import type { AdapterName } from '@verdict/testing';
 

@@ -61,7 +61,7 @@ function withTemplate(documents: readonly PolicyDocument[]): PolicyDocument[] {
 
 /**
  * Compiles `policies` (YAML/JSON text, documents, or a `PolicySet` compiled with
- * {@link spinnakerMatchDialect}) into a permission source. The
+ * Spinnaker's match dialect) into a permission source. The
  * `SpinnakerPermissions` template is added unless the documents define it.
  * Throws core's `PolicyLoadError` listing every problem.
  */
