@@ -10,10 +10,12 @@ import { exercise, type GroupResult } from './src/method.js';
 import { renderChart } from './src/chart.js';
 import { renderReport } from './src/report-render.js';
 import { groupTable, scaleTable, targetsTable } from './src/table.js';
+import { hostileGlobWorkload, hostileRegexWorkload } from './src/workloads/hostile.js';
 import { loadWorkload } from './src/workloads/load.js';
 import { reviewWorkload } from './src/workloads/review.js';
 import { webhookWorkload } from './src/workloads/webhook.js';
 import { ruleWorkload } from './src/workloads/rule.js';
+import { celWorkload } from './src/workloads/cel.js';
 import { scaleWorkload } from './src/workloads/scale.js';
 
 describe('workload 1 (one decision)', () => {
@@ -24,12 +26,29 @@ describe('workload 1 (one decision)', () => {
   });
 });
 
+describe('CEL rows', () => {
+  it('passes the sanity checks (json-logic and CEL Policies, compileCel and cel-js alone agree) and runs every row a few times', async () => {
+    const group = celWorkload();
+    expect(group.cases.map((c) => c.engine)).toEqual(['verdict', 'verdict-cel', 'verdict-cel-expression', 'cel-js']);
+    for (const c of group.cases) await exercise(c, 5);
+  });
+});
+
 describe('workload 2 (scale)', () => {
   it.each([10, 100])('passes the sanity checks with %i constraints and runs every engine a few times', async (n) => {
     const group = await scaleWorkload(n);
     expect(group.info?.['constraints']).toBe(n);
     expect(Number(group.info?.['matchedPerInput'])).toBeGreaterThan(0);
     for (const c of group.cases) await exercise(c, 3);
+  });
+});
+
+describe('workload 6 (hostile inputs)', () => {
+  it('passes the sanity checks (benign inputs match, hostile ones do not) and runs every case a few times', async () => {
+    for (const group of [hostileRegexWorkload(), hostileGlobWorkload()]) {
+      expect(group.cases.filter((c) => c.reference)).toHaveLength(1);
+      for (const c of group.cases) await exercise(c, 2);
+    }
   });
 });
 

@@ -5,6 +5,8 @@
  * selectors, rules, templates, patches, schemas, merged parameters per
  * parameterSelection entry, glob and regex patterns, and the selector index.
  */
+import type { CelOptions } from './cel/context.js';
+import { DEFAULT_COST_BUDGET } from './budget.js';
 import { PolicyLoadError, VerdictError, type Problem, type ProblemCode } from './errors.js';
 import { validateDocumentShape, type DocumentShape } from './schema.js';
 import { LogicCompiler } from './logic/compile.js';
@@ -40,7 +42,55 @@ export interface CompileOptions {
    * JSON pointer relative to the parameters).
    */
   checkParameters?: (parameters: Readonly<Record<string, unknown>>) => ReadonlyArray<{ path: string; message: string }>;
+  /** CEL rules: an adapter's names (profile), added functions and refused libraries (see docs/concepts/cel.md). */
+  cel?: CelOptions;
+  /**
+   * Parameters chosen at evaluation time (a ValidatingAdmissionPolicy binding's `paramRef`). Called once per
+   * policy at load; a returned resolver is called per evaluation with the input and gives the parameter
+   * objects to evaluate the policy with, each separately (used as they are: no merge, no schema). An empty
+   * list follows `onParameterSelectionNoMatch`; a throw is an error of the policy (its `failurePolicy` decides).
+   */
+  parameterSets?: (policy: { readonly kind: string; readonly name: string; readonly document: object }) => ParameterSetResolver | undefined;
+  /**
+   * Cost budget of one `evaluate` call, in units (about one per list element
+   * visited, one per ten characters scanned or built; docs/security.md).
+   * Default {@link DEFAULT_COST_BUDGET} (10,000,000); `Infinity` disables it.
+   * An evaluation that exceeds it stops with a `BUDGET_EXCEEDED` error.
+   */
+  costBudget?: number;
+  /**
+   * Most violations (and, separately, warnings) one decision lists; the rest are
+   * counted in `decision.omitted`. Default 100.
+   */
+  maxViolations?: number;
+  /** Longest violation message, in characters (UTF-16 code units); longer ones end with "…". Default 4096. */
+  maxMessageLength?: number;
 }
+
+/** Default of {@link CompileOptions.maxViolations}. */
+const DEFAULT_MAX_VIOLATIONS = 100;
+/** The options of {@link CompileOptions} that bound one evaluation; adapters accept them as `limits`. */
+export type EvaluationLimits = Pick<CompileOptions, 'costBudget' | 'maxViolations' | 'maxMessageLength'>;
+const LIMIT_KEYS = ['costBudget', 'maxViolations', 'maxMessageLength'] as const;
+
+/** Whether `options` sets any of the {@link EvaluationLimits}. */
+export function hasLimits(options: CompileOptions): boolean {
+  return LIMIT_KEYS.some((k) => options[k] !== undefined);
+}
+/** Default of {@link CompileOptions.maxMessageLength}. */
+const DEFAULT_MAX_MESSAGE_LENGTH = 4096;
+
+/** A positive number option (or `Infinity` when `infinite`), else a clear error. */
+function limitOption(options: CompileOptions, key: 'costBudget' | 'maxViolations' | 'maxMessageLength', fallback: number, integer: boolean): number {
+  const value = options[key];
+  if (value === undefined) return fallback;
+  const ok = typeof value === 'number' && (value === Number.POSITIVE_INFINITY || (value > 0 && (!integer || Number.isInteger(value))));
+  if (!ok) throw new VerdictError('INVALID_INPUT', `${key} must be a positive ${integer ? 'integer' : 'number'} or Infinity (got ${JSON.stringify(value) ?? String(value)})`);
+  return value;
+}
+
+/** Gives the parameter objects a policy is evaluated with, for one input (see {@link CompileOptions.parameterSets}). */
+export type ParameterSetResolver = (input: Readonly<Record<string, unknown>>) => ReadonlyArray<Readonly<Record<string, unknown>>>;
 
 export interface CompiledEntry {
   index: number;
@@ -67,6 +117,8 @@ export interface CompiledPolicy {
   merge?: MergeRules;
   /** MatchAny combinations, merged lazily and cached by the list of matched entries. */
   anyCache: Map<string, Variant>;
+  /** Evaluation-time parameter sets (see {@link CompileOptions.parameterSets}). */
+  parameterSets?: ParameterSetResolver;
   /** Shared, frozen traces for the outcomes that do not depend on the input. */
   outcomes: { noEntries: SelectionTrace; noMatch: SelectionTrace };
   info: PolicyInfo;
@@ -198,7 +250,8 @@ class Loader {
 
   private compileUnit(doc: PolicyDocument, i: number, kind: string): TemplateUnit | undefined {
     const name = (doc['metadata'] as JsonObject)['name'] as string;
-    return compileTemplateUnit(doc['spec'] as JsonObject, { kind, name }, (path, code, message) => this.report(i, path, code, message));
+    const source = { kind, name, document: doc, ...(this.options.cel ? { cel: this.options.cel } : {}) };
+    return compileTemplateUnit(doc['spec'] as JsonObject, source, (path, code, message) => this.report(i, path, code, message));
   }
 
   private addConstraint(doc: PolicyDocument, i: number, unit: TemplateUnit, isPolicy: boolean): void {
@@ -225,6 +278,7 @@ class Loader {
       logic: new LogicCompiler(isPolicy ? ((spec['definitions'] as JsonObject | undefined) ?? {}) : {}, '/spec/definitions'),
       problem: (at, code, message) => this.report(i, at, code, message),
     };
+    env.logic.cel = unit.cel.hook;
     const match = compileMatch(spec['match'], '/spec/match', env);
     const baseRaw = deepClone((spec['parameters'] as JsonObject | undefined) ?? {});
     const rawEntries = (spec['parameterSelection'] as JsonObject[] | undefined) ?? [];
@@ -259,6 +313,8 @@ class Loader {
       }),
     };
     if (merge) policy.merge = merge;
+    const sets = this.options.parameterSets?.({ kind, name, document: doc });
+    if (sets) policy.parameterSets = sets;
     this.policies.push(policy);
   }
 
@@ -280,6 +336,11 @@ export function compilePolicies(documents: readonly unknown[], options: CompileO
   } catch (error) {
     throw new VerdictError('INVALID_INPUT', `mutationTarget: ${(error as Error).message}`);
   }
+  const costBudget = limitOption(options, 'costBudget', DEFAULT_COST_BUDGET, false);
+  const limits = {
+    violations: limitOption(options, 'maxViolations', DEFAULT_MAX_VIOLATIONS, true),
+    messageLength: Math.max(2, limitOption(options, 'maxMessageLength', DEFAULT_MAX_MESSAGE_LENGTH, true)),
+  };
   const loader = new Loader(documents, options);
   loader.run();
   if (loader.problems.length > 0) {
@@ -291,5 +352,5 @@ export function compilePolicies(documents: readonly unknown[], options: CompileO
   const policies = loader.policies.sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
   policies.forEach((p, ordinal) => (p.ordinal = ordinal));
   const index = new PolicyIndex(policies.map((item) => ({ item, hints: item.match.hints })));
-  return new PolicySet(policies, index, { target, dialects: options.dialects ?? [] });
+  return new PolicySet(policies, index, { target, dialects: options.dialects ?? [], costBudget, limits });
 }

@@ -5,20 +5,24 @@
  * Evaluation is synchronous, deterministic and never throws.
  */
 import type { CompiledEntry, CompiledPolicy, Variant } from './compile.js';
-import { UNMETERED } from './budget.js';
+import { BudgetExceeded, CostMeter } from './budget.js';
 import { lintPolicies, type LintFinding } from './lint.js';
 import type { Scope } from './logic/scope.js';
 import { mergeParameters } from './merge.js';
-import { mutatePhase, Run, validatePhase, type Active } from './phases.js';
+import type { CowDocument, PatchOperation } from './mutate.js';
+import { mutatePhase, omittedOf, passBudget, Run, validatePhase, type Active, type RunLimits } from './phases.js';
 import type { SelectorNode } from './selectors/node.js';
 import type { PolicyIndex } from './selectors/policy-index.js';
 import type { MatchDialect } from './selectors/types.js';
-import type { Decision, DecisionErrorCode, EvaluateOptions, PolicyInfo, PolicyTrace, SelectionTrace } from './types.js';
+import type { Decision, DecisionError, DecisionErrorCode, EvaluateOptions, PolicyInfo, PolicyTrace, SelectionTrace } from './types.js';
 import { deepClone, deepFreeze, describeType, isPlainObject, toPointer } from './util/object.js';
 
 interface Settings {
   target: string[];
   dialects: readonly MatchDialect[];
+  /** Units one evaluation may spend. */
+  costBudget: number;
+  limits: RunLimits;
 }
 
 function mismatch(node: SelectorNode) {
@@ -76,18 +80,24 @@ export class PolicySet {
   private run(input: Record<string, unknown>, options: EvaluateOptions): Decision {
     const explain = options.explain === true;
     const candidates = explain ? this.compiled : this.index.candidates(input);
-    const run = new Run();
+    const meter = new CostMeter(this.settings.costBudget);
+    const run = new Run(this.settings.limits, meter);
     const active: Active[] = [];
-    for (let c = 0; c < candidates.length; c++) {
-      const policy = candidates[c]!;
-      const a = this.select(policy, input, run, explain);
-      if (a) active.push(a);
+    let doc: CowDocument | undefined;
+    let patch: PatchOperation[] = [];
+    try {
+      for (let c = 0; c < candidates.length; c++) {
+        const runs = this.select(candidates[c]!, input, run, explain);
+        for (let r = 0; r < runs.length; r++) active.push(runs[r]!);
+      }
+      if (options.mutate !== false) ({ doc, patch } = mutatePhase(active, input, this.settings.target, run));
+      let finalInput = doc ? doc.root : input;
+      if (doc && patch.length > 0 && options.refresh) finalInput = options.refresh(finalInput, doc.current());
+      validatePhase(active, finalInput, run);
+    } catch (error) {
+      if (!(error instanceof BudgetExceeded)) throw error;
+      return exceeded(run, error, { skipped: this.compiled.length - candidates.length, cost: meter.spent });
     }
-
-    const { doc, patch } = options.mutate !== false ? mutatePhase(active, input, this.settings.target, run) : { doc: undefined, patch: [] };
-    let finalInput = doc ? doc.root : input;
-    if (doc && patch.length > 0 && options.refresh) finalInput = options.refresh(finalInput, doc.current());
-    validatePhase(active, finalInput, run);
 
     const decision: Decision = {
       allowed: run.allowed,
@@ -97,21 +107,45 @@ export class PolicySet {
       patch,
       trace: run.trace,
       skipped: this.compiled.length - candidates.length,
+      cost: meter.spent,
     };
     if (patch.length > 0 && doc) decision.mutated = doc.current();
+    if (run.annotations.length > 0) decision.annotations = run.annotations;
+    const omitted = omittedOf(run);
+    if (omitted) decision.omitted = omitted;
     return decision;
   }
 
-  /** Matching and parameterSelection for one policy; returns it when its rules should run. */
-  private select(policy: CompiledPolicy, input: Record<string, unknown>, run: Run, explain: boolean): Active | undefined {
-    const scope: Scope = { input, parameters: policy.base.parameters, element: undefined, hasElement: false, overlay: true, meter: UNMETERED };
+  /** Matching, parameterSelection and matchConditions for one policy; adds a run to `out` per parameter set that applies. */
+  private select(policy: CompiledPolicy, input: Record<string, unknown>, run: Run, explain: boolean): readonly Active[] {
+    const scope: Scope = { input, parameters: policy.base.parameters, element: undefined, hasElement: false, overlay: true, meter: run.meter };
     // `rules` is added last so that a serialised trace reads: match, selection, parameters, rules, patch.
     const trace = { policy: policy.name, kind: policy.kind, enforcementAction: policy.enforcementAction, matched: false } as PolicyTrace;
     run.trace.push(trace);
     const active: Active = { policy, scope, trace };
     const runs = this.choose(active, run, explain);
     trace.rules = [];
-    return runs ? active : undefined;
+    if (!runs) return NONE;
+    if (!policy.parameterSets) return matchConditions(active, run) ? [active] : NONE;
+    let sets: ReadonlyArray<Readonly<Record<string, unknown>>>;
+    try {
+      sets = policy.parameterSets(input);
+    } catch (error) {
+      if (error instanceof BudgetExceeded) throw error;
+      trace.error = (error as Error).message;
+      run.fail(policy, 'MATCH_ERROR', `unable to resolve parameters: ${trace.error}`);
+      return NONE;
+    }
+    if (sets.length === 0) return noMatch(policy, run, 'no parameters were found for it') && matchConditions(active, run) ? [active] : NONE;
+    run.trace.pop();
+    const out: Active[] = [];
+    sets.forEach((parameters, i) => {
+      const t: PolicyTrace = { ...trace, parameters, parameterSet: i, rules: [] };
+      run.trace.push(t);
+      const each: Active = { policy, scope: { ...scope, parameters }, trace: t, parameterSet: i };
+      if (matchConditions(each, run)) out.push(each);
+    });
+    return out;
   }
 
   /** Fills the trace; true when the policy's rules should run (with `scope.parameters` set). */
@@ -121,6 +155,7 @@ export class PolicySet {
       failed = policy.match.test(scope);
     } catch (error) {
       trace.error = (error as Error).message;
+      passBudget(error, policy);
       run.fail(policy, 'MATCH_ERROR', `unable to match: ${trace.error}`);
       return false;
     }
@@ -140,6 +175,7 @@ export class PolicySet {
         matched = policy.behavior === 'MatchFirst' ? this.firstEntry(policy, scope, mismatches) : this.allEntries(policy, scope, mismatches);
       } catch (error) {
         trace.error = (error as Error).message;
+        passBudget(error, policy);
         run.fail(policy, 'MATCH_ERROR', `unable to match parameterSelection: ${trace.error}`);
         return false;
       }
@@ -151,18 +187,7 @@ export class PolicySet {
       else if (!Array.isArray(matched)) trace.selection = (matched as CompiledEntry).chosen;
       else trace.selection = { behavior: policy.behavior, matched: matched.map((e) => e.ref), outcome: 'selected' };
       if (none) {
-        switch (policy.onNoMatch) {
-          case 'allow':
-            return false;
-          case 'warn':
-            run.warnings.push(`[${policy.name}] no parameterSelection entry matched; the policy was not evaluated`);
-            return false;
-          case 'deny':
-            run.violate(policy, 'parameterSelection', `no parameterSelection entry of ${policy.kind} "${policy.name}" matched and onParameterSelectionNoMatch is deny`);
-            return false;
-          default:
-            break;
-        }
+        if (!noMatch(policy, run, 'no parameterSelection entry matched')) return false;
       } else if (!Array.isArray(matched)) variant = (matched as CompiledEntry).variant;
       else variant = matched.length === 1 ? matched[0]!.variant : this.combine(policy, matched);
     }
@@ -220,6 +245,71 @@ export class PolicySet {
     }
     return variant;
   }
+}
+
+/**
+ * `onParameterSelectionNoMatch` when no parameters apply (no parameterSelection entry matched, or an
+ * evaluation-time resolver found none); true when the policy proceeds with `spec.parameters`.
+ */
+function noMatch(policy: CompiledPolicy, run: Run, why: string): boolean {
+  switch (policy.onNoMatch) {
+    case 'allow':
+      return false;
+    case 'warn':
+      run.warn(`[${policy.name}] ${why}; the policy was not evaluated`);
+      return false;
+    case 'deny':
+      run.violate(policy, 'parameterSelection', policy.parameterSets
+        ? `no parameters were found for ${policy.kind} "${policy.name}" and onParameterSelectionNoMatch is deny`
+        : `no parameterSelection entry of ${policy.kind} "${policy.name}" matched and onParameterSelectionNoMatch is deny`);
+      return false;
+    default:
+      return true;
+  }
+}
+
+/** CEL `spec.matchConditions`: all true → the policy applies; false → not matched (trace); an error → the policy's failurePolicy. */
+function matchConditions(a: Active, run: Run): boolean {
+  const conditions = a.policy.template.matchConditions;
+  for (let i = 0; i < conditions.length; i++) {
+    const c = conditions[i]!;
+    let ok: unknown;
+    try {
+      ok = c.test(undefined, a.scope);
+    } catch (error) {
+      if (error instanceof BudgetExceeded) throw error;
+      a.trace.error = `matchCondition "${c.name}": ${(error as Error).message}`;
+      run.fail(a.policy, 'MATCH_ERROR', a.trace.error, { parameterSet: a.parameterSet });
+      return false;
+    }
+    if (ok !== true) {
+      a.trace.matched = false;
+      a.trace.mismatch = { at: `/spec/matchConditions/${i}`, selector: `matchCondition "${c.name}": ${c.expression}` };
+      return false;
+    }
+  }
+  return true;
+}
+
+const NONE: readonly Active[] = [];
+
+/** The decision of an evaluation stopped by its budget: what was found so far, not allowed, no patch. */
+function exceeded(run: Run, error: BudgetExceeded, counts: { skipped: number; cost: number }): Decision {
+  const where = error.policy ? ` in ${error.rule === undefined ? 'the match' : `rule "${error.rule}"`} of ${error.policy.kind} "${error.policy.name}"` : '';
+  const e: DecisionError = {
+    code: 'BUDGET_EXCEEDED',
+    message: `evaluation stopped${where}: it exceeded the cost budget of ${error.limit} units (the input is too large or too deep for these policies; raise costBudget at compilePolicies if it is legitimate)`,
+  };
+  if (error.policy) {
+    e.policy = error.policy.name;
+    e.kind = error.policy.kind;
+  }
+  if (error.rule !== undefined) e.rule = error.rule;
+  run.errors.push(e);
+  const decision: Decision = { allowed: false, violations: run.violations, warnings: run.warnings, errors: run.errors, patch: [], trace: run.trace, ...counts };
+  const omitted = omittedOf(run);
+  if (omitted) decision.omitted = omitted;
+  return decision;
 }
 
 function errorDecision(code: DecisionErrorCode, message: string): Decision {

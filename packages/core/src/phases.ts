@@ -3,12 +3,14 @@
  * on a copy-on-write view of the input, then validations on the result. A
  * {@link Run} collects what the decision reports.
  */
+import { computedVariables } from './cel/rule.js';
+import { BudgetExceeded, type CostMeter } from './budget.js';
 import { ComparisonError } from './logic/compare.js';
 import { truthy, rootStep, type Fn, type Scope } from './logic/scope.js';
-import type { CompiledPolicy } from './compile.js';
+import type { CompiledPolicy, CompiledValidate } from './compile.js';
 import { CowDocument, type PatchOperation } from './mutate.js';
 import type { PathResolver } from './template.js';
-import type { DecisionError, DecisionErrorCode, PolicyTrace, RuleTrace, Violation } from './types.js';
+import type { Annotation, Decision, DecisionError, DecisionErrorCode, PolicyTrace, RuleTrace, Violation } from './types.js';
 import { describeType, ownGet, toPointer } from './util/object.js';
 
 /** A policy whose rules run, with its scope (parameters chosen) and trace. */
@@ -16,6 +18,8 @@ export interface Active {
   policy: CompiledPolicy;
   scope: Scope;
   trace: PolicyTrace;
+  /** With evaluation-time parameter sets: the index of this run's set. */
+  parameterSet?: number;
 }
 
 /** Reads a template path from the scope: `undefined` when any step is missing. */
@@ -28,6 +32,40 @@ function resolverFor(scope: Scope): PathResolver {
   };
 }
 
+/**
+ * Lets a {@link BudgetExceeded} through a catch-all handler, recording where
+ * it happened (the first policy and rule it passes); any other error returns.
+ */
+export function passBudget(error: unknown, policy: CompiledPolicy, rule?: string): void {
+  if (!(error instanceof BudgetExceeded)) return;
+  if (!error.policy) {
+    error.policy = { name: policy.name, kind: policy.kind };
+    if (rule !== undefined) error.rule = rule;
+  }
+  throw error;
+}
+
+/** How much one decision carries (see `CompileOptions`). */
+export interface RunLimits {
+  violations: number;
+  messageLength: number;
+}
+
+/** Cuts `message` to `max` characters, ending with "…" (never splitting a surrogate pair). */
+export function capMessage(message: string, max: number): string {
+  if (message.length <= max) return message;
+  let end = Math.max(0, max - 1);
+  const code = message.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${message.slice(0, end)}…`;
+}
+
+/** `decision.omitted`, when something was left out. */
+export function omittedOf(run: Run): Decision['omitted'] {
+  if (run.omittedViolations === 0 && run.omittedWarnings === 0) return undefined;
+  return { violations: run.omittedViolations, denials: run.omittedDenials, warnings: run.omittedWarnings };
+}
+
 /** What a decision collects while policies run. */
 export class Run {
   allowed = true;
@@ -35,21 +73,65 @@ export class Run {
   readonly warnings: string[] = [];
   readonly errors: DecisionError[] = [];
   readonly trace: PolicyTrace[] = [];
+  /** Violations (of which deny-enforced) and warnings found but not listed, beyond `limits.violations`. */
+  omittedViolations = 0;
+  omittedDenials = 0;
+  omittedWarnings = 0;
 
-  violate(policy: CompiledPolicy, rule: string, message: string, path?: string): void {
-    const v: Violation = { policy: policy.name, kind: policy.kind, rule, message, enforcementAction: policy.enforcementAction };
-    if (path !== undefined) v.path = path;
-    this.violations.push(v);
+  /** @param meter the evaluation's cost meter, shared by every policy's scope */
+  constructor(readonly limits: RunLimits, readonly meter: CostMeter) {}
+
+  readonly annotations: Annotation[] = [];
+
+  violate(policy: CompiledPolicy, rule: string, message: string, extra?: Details): void {
     if (policy.enforcementAction === 'deny') this.allowed = false;
-    else if (policy.enforcementAction === 'warn') this.warnings.push(`[${policy.name}] ${message}`);
+    else if (policy.enforcementAction === 'warn') this.warn(`[${policy.name}] ${message}`);
+    if (this.violations.length >= this.limits.violations) {
+      this.omittedViolations++;
+      if (policy.enforcementAction === 'deny') this.omittedDenials++;
+      return;
+    }
+    const v: Violation = { policy: policy.name, kind: policy.kind, rule, message, enforcementAction: policy.enforcementAction };
+    if (extra) Object.assign(v, extra);
+    this.violations.push(v);
   }
 
-  fail(policy: CompiledPolicy, code: DecisionErrorCode, message: string, rule?: string): void {
+  warn(message: string): void {
+    if (this.warnings.length >= this.limits.violations) this.omittedWarnings++;
+    else this.warnings.push(message);
+  }
+
+  /** Records an error of `policy`; `at` names the rule (a string) or the rule and the parameter set. */
+  fail(policy: CompiledPolicy, code: DecisionErrorCode, message: string, at?: string | { rule?: string; parameterSet?: number | undefined }): void {
     const e: DecisionError = { code, message, policy: policy.name, kind: policy.kind, enforcementAction: policy.enforcementAction };
+    const { rule, parameterSet } = typeof at === 'string' ? { rule: at, parameterSet: undefined } : (at ?? {});
     if (rule !== undefined) e.rule = rule;
+    if (parameterSet !== undefined) e.parameterSet = parameterSet;
+    if (policy.template.failurePolicy === 'Ignore') {
+      e.ignored = true;
+      this.errors.push(e);
+      return;
+    }
     this.errors.push(e);
     if (policy.enforcementAction === 'deny') this.allowed = false;
-    else if (policy.enforcementAction === 'warn') this.warnings.push(`[${policy.name}] ${message}`);
+    else if (policy.enforcementAction === 'warn') this.warn(`[${policy.name}] ${message}`);
+  }
+
+  /**
+   * A failed validate rule. Its message is rendered (charged by its length,
+   * then capped) only when the decision will list it.
+   */
+  ruleFailed(a: Active, rule: CompiledValidate, element?: number): void {
+    const { policy, scope } = a;
+    const max = this.limits.violations;
+    if (this.violations.length >= max && (policy.enforcementAction !== 'warn' || this.warnings.length >= max)) {
+      this.violate(policy, rule.name, '');
+      return;
+    }
+    const message = messageOf(rule, scope);
+    scope.meter.spendText(message.length);
+    const path = element === undefined || rule.forEachPath === undefined ? undefined : `${rule.forEachPath}/${element}`;
+    this.violate(policy, rule.name, capMessage(message, this.limits.messageLength), details(rule, a, path));
   }
 }
 
@@ -71,6 +153,7 @@ export function mutatePhase(active: readonly Active[], input: Record<string, unk
       } catch (error) {
         entry.result = 'error';
         entry.message = (error as Error).message;
+        passBudget(error, a.policy, rule.name);
         run.fail(a.policy, 'RULE_ERROR', `mutate rule "${rule.name}": ${entry.message}`, rule.name);
         continue;
       }
@@ -85,11 +168,12 @@ export function mutatePhase(active: readonly Active[], input: Record<string, unk
       const emitted: PatchOperation[] = [];
       try {
         const resolve = resolverFor(a.scope);
-        for (const op of rule.patch) doc.apply(op, resolve, emitted);
+        for (const op of rule.patch) doc.apply(op, resolve, emitted, a.scope.meter);
       } catch (error) {
         doc.rollback(saved);
         entry.result = 'error';
         entry.message = (error as Error).message;
+        passBudget(error, a.policy, rule.name);
         run.fail(a.policy, 'RULE_ERROR', `mutate rule "${rule.name}" was not applied: ${entry.message}`, rule.name);
         continue;
       }
@@ -98,6 +182,32 @@ export function mutatePhase(active: readonly Active[], input: Record<string, unk
     }
   }
   return { doc, patch };
+}
+
+/** The longest messageExpression result used (the API server's MaxEvaluatedMessageExpressionSizeBytes, 5 KiB). */
+const MAX_MESSAGE_EXPRESSION_LENGTH = 5 * 1024;
+
+/**
+ * The message of a failed validation: `messageExpression` when it gives a non-empty single-line string,
+ * else `message`, else (a CEL validation without one) "failed expression: <expression>" (the API server's rule).
+ */
+function messageOf(rule: CompiledValidate, scope: Scope): string {
+  if (rule.messageExpression) {
+    try {
+      // As the API server (validator.go): trimmed, single-line, non-empty and at most 5 KiB, else the fallback.
+      const value = rule.messageExpression(undefined, scope);
+      const text = typeof value === 'string' ? value.trim() : '';
+      if (text !== '' && !text.includes('\n') && text.length <= MAX_MESSAGE_EXPRESSION_LENGTH) return text;
+    } catch (error) {
+      if (error instanceof BudgetExceeded) throw error;
+      // The API server falls back to the static message when messageExpression fails; so do we.
+    }
+  }
+  if (rule.literalMessage !== undefined) {
+    const text = rule.literalMessage.trim();
+    if (text !== '') return text;
+  } else if (rule.hasMessage || rule.expression === undefined) return rule.message.render(resolverFor(scope));
+  return `failed expression: ${rule.expression?.trim() ?? rule.name}`;
 }
 
 /**
@@ -134,6 +244,7 @@ export function validatePhase(active: readonly Active[], input: Record<string, u
             continue;
           }
           if (!Array.isArray(list)) throw new Error(`forEach must give a list (got ${describeType(list)})`);
+          scope.meter.spend(list.length);
           let failed = 0;
           try {
             scope.hasElement = true;
@@ -141,7 +252,7 @@ export function validatePhase(active: readonly Active[], input: Record<string, u
               scope.element = list[i];
               if (!holds(rule.rule, scope, entry, i)) {
                 failed++;
-                run.violate(a.policy, rule.name, rule.message.render(resolverFor(scope)), rule.forEachPath === undefined ? undefined : `${rule.forEachPath}/${i}`);
+                run.ruleFailed(a, rule, i);
               }
             }
           } finally {
@@ -153,13 +264,42 @@ export function validatePhase(active: readonly Active[], input: Record<string, u
           if (failed > 0) entry.result = 'fail';
         } else if (!holds(rule.rule, scope, entry)) {
           entry.result = 'fail';
-          run.violate(a.policy, rule.name, rule.message.render(resolverFor(scope)));
+          run.ruleFailed(a, rule);
         }
       } catch (error) {
         entry.result = 'error';
         entry.message = (error as Error).message;
-        run.fail(a.policy, 'RULE_ERROR', `rule "${rule.name}" failed: ${entry.message}`, rule.name);
+        passBudget(error, a.policy, rule.name);
+        run.fail(a.policy, 'RULE_ERROR', `rule "${rule.name}" failed: ${entry.message}`, { rule: rule.name, parameterSet: a.parameterSet });
       }
+    }
+    annotate(a, run);
+    const variables = computedVariables(a.scope);
+    if (variables) a.trace.variables = variables;
+  }
+}
+
+type Details = Pick<Violation, 'path' | 'validation' | 'reason' | 'parameterSet'>;
+
+function details(rule: CompiledValidate, a: Active, path: string | undefined): Details | undefined {
+  if (rule.expression === undefined && rule.reason === undefined && a.parameterSet === undefined) return path === undefined ? undefined : { path };
+  const out: Details = path === undefined ? { validation: rule.index } : { path, validation: rule.index };
+  if (rule.reason !== undefined) out.reason = rule.reason;
+  if (a.parameterSet !== undefined) out.parameterSet = a.parameterSet;
+  return out;
+}
+
+/** CEL audit annotations of a policy that applied: strings are published, null leaves the key out. */
+function annotate(a: Active, run: Run): void {
+  for (const annotation of a.policy.template.annotations) {
+    try {
+      const value = annotation.value(undefined, a.scope);
+      if (value === null) continue;
+      if (typeof value !== 'string') throw new Error(`valueExpression must give a string or null, got ${describeType(value)}`);
+      run.annotations.push({ policy: a.policy.name, kind: a.policy.kind, key: annotation.key, value });
+    } catch (error) {
+      if (error instanceof BudgetExceeded) throw error;
+      run.fail(a.policy, 'RULE_ERROR', `audit annotation "${annotation.key}": ${(error as Error).message}`, { parameterSet: a.parameterSet });
     }
   }
 }

@@ -20,6 +20,20 @@ export interface Violation {
   enforcementAction: EnforcementAction;
   /** JSON pointer into the input of the offending element, for `forEach` over a plain path. */
   path?: string;
+  /** Index of the validate entry in the template (`spec.validate`); set for CEL validations and entries with a `reason`. */
+  validation?: number;
+  /** The validate entry's `reason`, when it has one (adapters map it to a status). */
+  reason?: string;
+  /** With evaluation-time parameter sets: the index of the set this violation came from. */
+  parameterSet?: number;
+}
+
+/** A CEL audit annotation a policy produced (`spec.auditAnnotations`). */
+export interface Annotation {
+  policy: string;
+  kind: string;
+  key: string;
+  value: string;
 }
 
 export type DecisionErrorCode =
@@ -31,6 +45,13 @@ export type DecisionErrorCode =
   | 'INVALID_PARAMETERS'
   /** A rule, message or patch failed while evaluating. */
   | 'RULE_ERROR'
+  /**
+   * The evaluation spent its cost budget (`costBudget` of `compilePolicies`) and
+   * stopped where `policy`/`rule` say; later policies were not evaluated. The
+   * decision is not allowed and has no patch; the error has no
+   * `enforcementAction`, so adapters apply their failure policy.
+   */
+  | 'BUDGET_EXCEEDED'
   /** An unexpected failure inside verdict (a bug); the decision fails closed. */
   | 'INTERNAL';
 
@@ -41,6 +62,10 @@ export interface DecisionError {
   kind?: string;
   rule?: string;
   enforcementAction?: EnforcementAction;
+  /** True when the policy's `failurePolicy` is `Ignore`: the error is reported and does not deny. */
+  ignored?: boolean;
+  /** With evaluation-time parameter sets: the index of the set. */
+  parameterSet?: number;
 }
 
 export interface SelectorMismatch {
@@ -88,6 +113,10 @@ export interface PolicyTrace {
   /** Operations this policy contributed. */
   patch?: PatchOperation[];
   error?: string;
+  /** With evaluation-time parameter sets: which set this trace is for (one trace per set). */
+  parameterSet?: number;
+  /** CEL `spec.variables` computed during the evaluation (those never read are absent). */
+  variables?: Record<string, unknown>;
 }
 
 /**
@@ -106,8 +135,21 @@ export interface Decision {
   mutated?: unknown;
   /** One entry per policy whose selectors were evaluated, in policy order. */
   trace: PolicyTrace[];
+  /** CEL audit annotations (`spec.auditAnnotations`) of the policies that applied; absent when none. */
+  annotations?: Annotation[];
   /** Policies ruled out by the selector index without evaluation (0 with `explain: true`). */
   skipped: number;
+  /**
+   * Units of the cost budget this evaluation spent (see `costBudget` of
+   * `compilePolicies`); absent when the input was rejected before evaluation.
+   */
+  cost?: number;
+  /**
+   * Present only when the decision lists fewer violations or warnings than it
+   * found (`maxViolations` of `compilePolicies`): how many were left out, and
+   * how many of those are deny-enforced. `allowed` accounts for every violation.
+   */
+  omitted?: { violations: number; denials: number; warnings: number };
 }
 
 export interface EvaluateOptions {

@@ -3,7 +3,7 @@
  * webhook-level vocabulary of a ValidatingWebhookConfiguration, registered
  * with core through `compilePolicies({dialects: [kubernetesDialect]})`.
  */
-import { loadPolicySet, type MatchDialect, type PolicySet, type PolicySource, type Selector } from '@verdict/core';
+import { loadPolicySet, type EvaluationLimits, type MatchDialect, type PolicySet, type PolicySource, type Selector } from '@verdict/core';
 import { AdmissionError } from './errors.js';
 import { compileGatekeeperMatch } from './match-gatekeeper.js';
 import { compileWebhookMatch } from './match-webhook.js';
@@ -43,11 +43,12 @@ export const MUTATION_TARGET = '/object';
 /**
  * Loads policies for Kubernetes inputs: YAML/JSON text, parsed documents, or a
  * compiled set (returned as is when it patches `/object`). Compiles with
- * {@link kubernetesDialect} and `mutationTarget: "/object"`. Throws core's
- * `PolicyLoadError` listing every problem.
+ * {@link kubernetesDialect} and `mutationTarget: "/object"`, and `limits`
+ * (core's evaluation limits) when given. Throws core's `PolicyLoadError`
+ * listing every problem.
  */
-export function loadKubernetesPolicies(source: PolicySource, options: { source?: string } = {}): PolicySet {
-  const set = loadPolicySet(source, { dialects: [kubernetesDialect], mutationTarget: MUTATION_TARGET, ...(options.source ? { source: options.source } : {}) });
+export function loadKubernetesPolicies(source: PolicySource, options: { source?: string; limits?: EvaluationLimits } = {}): PolicySet {
+  const set = loadPolicySet(source, { ...options.limits, dialects: [kubernetesDialect], mutationTarget: MUTATION_TARGET, ...(options.source ? { source: options.source } : {}) });
   if (set.mutationTarget !== MUTATION_TARGET) {
     throw new AdmissionError('INVALID_OPTIONS', `the policy set patches "${set.mutationTarget || '(the whole input)'}", but admission patches must address the object; compile it with mutationTarget: "/object" and dialects: [kubernetesDialect]`);
   }

@@ -3,7 +3,7 @@
  * the request, looks up namespace labels (sync or async, with a timeout),
  * evaluates once, and answers in Gatekeeper's form.
  */
-import type { Decision, PolicySet, PolicySource } from '@verdict/core';
+import type { Decision, EvaluationLimits, PolicySet, PolicySource } from '@verdict/core';
 import { loadKubernetesPolicies } from './dialect.js';
 import { AdmissionError } from './errors.js';
 import { createHandler } from './http.js';
@@ -41,6 +41,13 @@ export interface AdmissionWebhookOptions {
   mutating?: boolean;
   /** Largest request body `handle` and `listener` read, in bytes (default 6 MiB); larger bodies get HTTP 400. */
   maxBodyBytes?: number;
+  /**
+   * Bounds of one evaluation, applied when `policies` is text or documents:
+   * `costBudget` (units, default 10,000,000; past it the request fails and
+   * `failurePolicy` decides), `maxViolations` (denial lines listed, default
+   * 100, then "… and N more") and `maxMessageLength` (characters per message, default 4096).
+   */
+  limits?: EvaluationLimits;
   /**
    * Called after every review with what was decided (for logs and metrics).
    * `decision` is absent when evaluation could not run; exceptions thrown here are ignored.
@@ -121,7 +128,7 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
   const lookup = lookupOf(options.namespaceLabels);
   const inventory = inventoryProvider(options.inventory);
   if (options.policies === undefined || options.policies === null) throw new AdmissionError('INVALID_OPTIONS', 'policies is required: YAML text, parsed documents or a compiled PolicySet');
-  const load = (source: PolicySource, loadOptions: { source?: string } = {}) => loadKubernetesPolicies(source, loadOptions);
+  const load = (source: PolicySource, loadOptions: { source?: string } = {}) => loadKubernetesPolicies(source, { ...loadOptions, ...(options.limits ? { limits: options.limits } : {}) });
   /** Swapped whole by `update`; each review reads it once, at its start. */
   let current = load(options.policies);
   const onDecision = options.onDecision;

@@ -5,7 +5,7 @@
 import { UNMETERED } from '../budget.js';
 import { escapePointerSegment, isPlainObject, parsePathNotation, preview } from '../util/object.js';
 import { didYouMean } from '../util/suggest.js';
-import { compileAnd, compileIf, compileIteration, compileOr, EAGER, evalArgs, ITERATION_OPS, withExtras } from './builtins.js';
+import { compileAnd, compileIf, compileIteration, compileOr, EAGER, evalArgs, ITERATION_OPS, spentText, withExtras } from './builtins.js';
 import { CONSTANTS, constant, EXTENSIONS, isConstant } from './extensions.js';
 import { parameterRead, type ParameterRead } from './reads.js';
 import { makeRootReader, makeWalker, pathExists, rootExists, rootObject, type Fn, type Scope } from './scope.js';
@@ -26,7 +26,7 @@ export interface PatternSite {
   flags?: Fn;
 }
 
-const SPECIAL = ['var', 'missing', 'missing_some', 'if', '?:', 'and', 'or', 'input', 'exists', 'ref', ...ITERATION_OPS];
+const SPECIAL = ['var', 'missing', 'missing_some', 'if', '?:', 'and', 'or', 'input', 'exists', 'ref', 'cel', ...ITERATION_OPS];
 /** Every operation name the rule language knows. */
 export const OPERATION_NAMES: readonly string[] = [...new Set([...SPECIAL, ...Object.keys(EAGER), ...Object.keys(EXTENSIONS)])].sort();
 
@@ -39,13 +39,18 @@ type DynamicVar = (path: unknown, notFound: unknown, data: unknown, scope: Scope
 /** json-logic-js `var` with a path known only at run time. */
 const DYNAMIC_VAR: Record<Mode, DynamicVar> = {
   root: (path, notFound, _data, scope) =>
-    path === undefined || path === '' || path === null ? rootObject(scope) : makeRootReader(String(path).split('.'))(scope, notFound),
-  item: (path, notFound, data) =>
-    path === undefined || path === '' || path === null ? data : makeWalker(String(path).split('.'))(data, notFound),
+    path === undefined || path === '' || path === null ? rootObject(scope) : makeRootReader(spentText(String(path), scope).split('.'))(scope, notFound),
+  item: (path, notFound, data, scope) =>
+    path === undefined || path === '' || path === null ? data : makeWalker(spentText(String(path), scope).split('.'))(data, notFound),
 };
+
+/** Compiles `{"cel": "<expression>"}` (set by the template's CEL context); throws {@link LogicError}. */
+export type CelHook = (expression: unknown, mode: Mode, at: string) => Fn;
 
 export class LogicCompiler {
   readonly patternSites: PatternSite[] = [];
+  /** The CEL rule language, where the document's context provides it. */
+  cel: CelHook | undefined;
   /**
    * Every `parameters.<path>` the compiled rules read with a path written out
    * (root-scope `var`, `input`, `exists`, `missing`, `get` on a parameter), for
@@ -104,6 +109,9 @@ export class LogicCompiler {
         return this.compileExists(list, mode, at);
       case 'ref':
         return this.compileRef(list, mode, at);
+      case 'cel':
+        if (!this.cel) throw new LogicError('CEL expressions are not available here', at);
+        return this.cel(raw, mode, at);
     }
     if (ITERATION_OPS.has(op)) {
       const source = this.compile(list[0], mode, argWhere(0));
@@ -194,6 +202,7 @@ export class LogicCompiler {
   private compileMissing(op: string, args: Fn[], mode: Mode): Fn {
     const dynamicVar = DYNAMIC_VAR[mode];
     const missing = (keys: readonly unknown[], d: unknown, s: Scope): unknown[] => {
+      s.meter.spend(keys.length);
       const out: unknown[] = [];
       for (const key of keys) {
         // json-logic-js reads each key as {"var": key}: a list key is a path and a default.
