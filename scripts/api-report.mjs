@@ -110,6 +110,15 @@ for (const pkg of all) {
         console.error(`api-report: ${pkg.manifest.name} (${entry.name}): ${message.text}${message.sourceFilePath ? ` at ${relative(root, message.sourceFilePath)}:${message.sourceFileLine}` : ''}`);
       },
     });
+    // Every export carries TSDoc (members may rely on their names): API Extractor marks a top-level declaration without
+    // a doc comment `// (undocumented)` in the report it generates.
+    const generated = readFileSync(join(cacheOf(pkg), 'temp', `${entry.name}.api.md`), 'utf8').split('\n');
+    generated.forEach((line, i) => {
+      if (line !== '// (undocumented)' || !generated[i + 1]?.startsWith('export ')) return;
+      problems++;
+      const name = /^export (?:declare )?(?:abstract )?(?:class|interface|type|function|const|enum|namespace) (\w+)/.exec(generated[i + 1])?.[1] ?? generated[i + 1];
+      console.error(`api-report: ${pkg.manifest.name} (${entry.name}): export ${name} has no TSDoc comment; add one (what it is, units, defaults, special values)`);
+    });
     const file = relative(root, join(reportFolder, `${entry.name}.api.md`));
     if (result.apiReportChanged && !update) {
       stale++;

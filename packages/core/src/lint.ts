@@ -9,6 +9,7 @@ import type { CompiledPolicy } from './compile.js';
 import { sourceLocation } from './parse.js';
 import { MATCH_ALL, type Fact } from './selectors/node.js';
 
+/** A problem found by `PolicySet.lint()`: a parameterSelection entry that can never be chosen, or a match that no input can satisfy. */
 export interface LintFinding {
   code: 'UNREACHABLE_ENTRY' | 'UNSATISFIABLE_MATCH';
   kind: string;
