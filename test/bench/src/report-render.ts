@@ -5,6 +5,8 @@
  */
 import { formatNs, type AggregatedGroup, type Results } from './aggregate.js';
 import { groupTable, scaleTable, targetsTable } from './table.js';
+// The browser-bundle section is measured by `pnpm size`, not by this suite: kept as that recorded it.
+import { renderBundleSection } from '../../browser-bundles/render.js';
 
 function section(groups: readonly AggregatedGroup[], id: string): string {
   const g = groups.find((x) => x.id === id);
@@ -218,6 +220,8 @@ ${section(groups, 'audit')}
 
 Reading and parsing is the \`yaml\` package (line numbers for every document) and \`JSON.parse\`; the deciding phase is the
 Kubernetes adapter's review plus the per-rule results every report format reads.
+
+${renderBundleSection()}
 
 ## The design choices behind the numbers
 
