@@ -25,7 +25,7 @@ assert.equal(testingSpinnaker.fiatQueryFor('a', 'read', 'application', 'x').auth
 assert.equal(typeof spinnaker.createPermissionEvaluator, 'function');
 assert.equal(redis.fiatRedisKeys().admin, 'spinnaker:fiat:permissions:admin');
 assert.throws(() => redis.createRedisPermissionSource({}), spinnaker.SpinnakerError);
-assert.equal(spinnakerInternal.spinnakerMatchDialect.name, 'spinnaker');
+assert.equal(typeof spinnakerInternal.resourceInput, 'function');
 assert.equal(testing.toOutcome(decision).allowed, false);
 assert.equal(typeof internal.readPolicyFiles, 'function');
 assert.equal(cli.EXIT.FAILED, 1);

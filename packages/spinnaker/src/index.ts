@@ -17,4 +17,4 @@ export type { ClientConfig } from './client.js';
 export { createPermissionEvaluator, type PermissionEvaluator, type PermissionEvaluatorConfig, type ViewLookup } from './evaluator.js';
 export { createAsyncPermissionEvaluator, FIAT_CLIENT_RETRY, type AsyncPermissionEvaluator, type AsyncPermissionEvaluatorConfig, type AsyncPermissionSource, type RetryConfig } from './async-evaluator.js';
 export { fiatQuery, type FiatQuery } from './query.js';
-export { policyPermissionSource, PERMISSIONS_KIND, type PermissionContribution, type PermissionExplanation, type PolicyPermissionSource, type ResourceInput } from './policy/source.js';
+export { policyPermissionSource, PERMISSIONS_KIND, PERMISSIONS_TEMPLATE, spinnakerMatchDialect, type PermissionContribution, type PermissionExplanation, type PolicyPermissionSource, type ResourceInput } from './policy/source.js';

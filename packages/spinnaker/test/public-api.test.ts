@@ -14,12 +14,12 @@ import { decodeResourceMap, encodeResourceMap } from '../src/redis/layout.js';
 describe('the public surface of @verdict/spinnaker', () => {
   it('exports exactly these runtime values from each entry point', () => {
     expect(Object.keys(spinnaker).sort()).toEqual([
-      'AUTHORIZATIONS', 'FIAT_CLIENT_RETRY', 'PERMISSIONS_KIND', 'RESOURCE_TYPES', 'SpinnakerError', 'UNRESTRICTED_USER', 'chaosMonkeyPermissionSource',
+      'AUTHORIZATIONS', 'FIAT_CLIENT_RETRY', 'PERMISSIONS_KIND', 'PERMISSIONS_TEMPLATE', 'RESOURCE_TYPES', 'SpinnakerError', 'UNRESTRICTED_USER', 'chaosMonkeyPermissionSource',
       'createAsyncPermissionEvaluator', 'createFiatResolver', 'createPermissionEvaluator', 'evaluateView', 'fiatQuery', 'parseView', 'policyPermissionSource',
-      'prefixPermissionSource',
+      'prefixPermissionSource', 'spinnakerMatchDialect',
     ]);
     expect(Object.keys(redis).sort()).toEqual(['createRedisPermissionSource', 'fiatRedisKeys', 'syncToRedis', 'writeUserPermission']);
-    expect(Object.keys(internal).sort()).toEqual(['PERMISSIONS_TEMPLATE', 'resourceInput', 'spinnakerMatchDialect']);
+    expect(Object.keys(internal).sort()).toEqual(['resourceInput']);
   });
 });
 

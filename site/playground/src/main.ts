@@ -6,7 +6,7 @@
 import schema from '@verdict/core/schema/policy.schema.json';
 import { ciMatchDialect } from '@verdict/ci';
 import { kubernetesDialect } from '@verdict/kubernetes';
-import { spinnakerMatchDialect } from '@verdict/spinnaker/internal';
+import { spinnakerMatchDialect } from '@verdict/spinnaker';
 import examples from 'virtual:verdict-examples';
 import { policyCompletion, policyHover } from './completion.js';
 import { createEditor, type Editor } from './editors.js';

@@ -7,7 +7,7 @@ import { compilePolicies, type MatchDialect, type PolicyDocument, type PolicySet
 import { ciMatchDialect, loadJobPolicies } from '@verdict/ci';
 import { kubernetesDialect, loadKubernetesPolicies } from '@verdict/kubernetes';
 import { PERMISSIONS_KIND, policyPermissionSource } from '@verdict/spinnaker';
-import { spinnakerMatchDialect } from '@verdict/spinnaker/internal';
+import { spinnakerMatchDialect } from '@verdict/spinnaker';
 import type { AdapterName } from '@verdict/testing';
 
 const DIALECTS: ReadonlyArray<[AdapterName, MatchDialect]> = [['kubernetes', kubernetesDialect], ['ci', ciMatchDialect], ['spinnaker', spinnakerMatchDialect]];

@@ -10,8 +10,7 @@
  * Findings are mapped back to the original paths and lines.
  */
 import { compilePolicies, sourceLocation, type LintFinding, type PolicyDocument } from '@verdict/core';
-import { PERMISSIONS_KIND } from '@verdict/spinnaker';
-import { PERMISSIONS_TEMPLATE } from '@verdict/spinnaker/internal';
+import { PERMISSIONS_KIND, PERMISSIONS_TEMPLATE } from '@verdict/spinnaker';
 import { loadPoliciesFor } from './detect.js';
 import type { AdapterName } from '@verdict/testing';
 
