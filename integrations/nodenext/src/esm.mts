@@ -5,6 +5,7 @@ import { createJobAdmission } from '@verdict/ci';
 import { compilePolicies, parsePolicyDocuments, PolicyLoadError, type Decision } from '@verdict/core';
 import { createAdmissionWebhook, type AdmissionReview } from '@verdict/kubernetes';
 import { createPermissionEvaluator, SpinnakerError, spinnakerMatchDialect } from '@verdict/spinnaker';
+import { resourceInput } from '@verdict/spinnaker/internal';
 import { createRedisPermissionSource, fiatRedisKeys, type RedisPermissionSource } from '@verdict/spinnaker/redis';
 import { evaluateInput, runSuites, SuiteError, type Outcome } from '@verdict/testing';
 import { ciJobFor } from '@verdict/testing/ci';
@@ -33,6 +34,7 @@ assert.equal(fiatRedisKeys().users, 'spinnaker:fiat:users');
 // The entries of a package share one copy of its classes: the Redis entry throws the main entry's SpinnakerError.
 assert.throws(() => createRedisPermissionSource({}), SpinnakerError);
 assert.equal(spinnakerMatchDialect.name, 'spinnaker');
+assert.equal(typeof resourceInput, 'function');
 
 const outcome: Outcome = await evaluateInput(LIMIT, { object: { memory: '2Gi' } });
 assert.deepEqual(outcome.denials, ['[limit] too big']);
