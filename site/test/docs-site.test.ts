@@ -76,9 +76,10 @@ describe('the docs site', () => {
     const { site, browser } = await session.get();
     const page = await browser.newPage();
     await page.goto(`${site.url}docs/`);
-    // The button works once Vue has hydrated the page, and the box is loaded on the first click: wait for both.
+    // The button works once Vue has hydrated the page.
     await page.waitForFunction(() => '__vue_app__' in (document.querySelector('#app') ?? {}));
     await page.locator('.VPNavBarSearch button').click();
+    // fill() waits for the search input: typed keys are lost while the search box is still mounting.
     await page.locator('.VPLocalSearchBox input').fill('onParameterSelectionNoMatch');
     const results = page.locator('.VPLocalSearchBox .results a');
     await results.first().waitFor();
