@@ -12,14 +12,24 @@ import { renderReport } from './src/report-render.js';
 import { groupTable, scaleTable, targetsTable } from './src/table.js';
 import { loadWorkload } from './src/workloads/load.js';
 import { reviewWorkload } from './src/workloads/review.js';
+import { vapWorkload } from './src/workloads/vap.js';
 import { webhookWorkload } from './src/workloads/webhook.js';
 import { ruleWorkload } from './src/workloads/rule.js';
+import { celWorkload } from './src/workloads/cel.js';
 import { scaleWorkload } from './src/workloads/scale.js';
 
 describe('workload 1 (one decision)', () => {
   it('passes the sanity checks and runs every engine a few times', async () => {
     const group = await ruleWorkload();
     expect(group.cases.map((c) => c.engine)).toEqual(expect.arrayContaining(['verdict', 'baseline', 'json-logic-js', 'json-logic-engine', 'casl', 'casbin', 'json-rules-engine']));
+    for (const c of group.cases) await exercise(c, 5);
+  });
+});
+
+describe('CEL rows', () => {
+  it('passes the sanity checks (json-logic and CEL Policies, compileCel and cel-js alone agree) and runs every row a few times', async () => {
+    const group = celWorkload();
+    expect(group.cases.map((c) => c.engine)).toEqual(['verdict', 'verdict-cel', 'verdict-cel-expression', 'cel-js']);
     for (const c of group.cases) await exercise(c, 5);
   });
 });
@@ -46,6 +56,14 @@ describe('workload 3 (AdmissionReview)', () => {
     const group = await reviewWorkload();
     expect(group.info?.['clonesWithoutMutation']).toBe(0);
     expect(Number(group.info?.['admissionReviewBytes'])).toBeGreaterThan(1800);
+    for (const c of group.cases) await exercise(c, 3);
+  });
+});
+
+describe('ValidatingAdmissionPolicy row', () => {
+  it('passes the sanity checks of the three forms of the memory-limit check and runs each a few times', async () => {
+    const group = await vapWorkload();
+    expect(group.cases.map((c) => c.engine)).toEqual(['verdict', 'verdict-vap', 'verdict-gatekeeper-cel']);
     for (const c of group.cases) await exercise(c, 3);
   });
 });

@@ -5,7 +5,7 @@
  * Evaluation is synchronous, deterministic and never throws.
  */
 import type { CompiledEntry, CompiledPolicy, Variant } from './compile.js';
-import { UNMETERED } from './budget.js';
+import { BudgetExceeded, UNMETERED } from './budget.js';
 import { lintPolicies, type LintFinding } from './lint.js';
 import type { Scope } from './logic/scope.js';
 import { mergeParameters } from './merge.js';
@@ -79,9 +79,8 @@ export class PolicySet {
     const run = new Run();
     const active: Active[] = [];
     for (let c = 0; c < candidates.length; c++) {
-      const policy = candidates[c]!;
-      const a = this.select(policy, input, run, explain);
-      if (a) active.push(a);
+      const runs = this.select(candidates[c]!, input, run, explain);
+      for (let r = 0; r < runs.length; r++) active.push(runs[r]!);
     }
 
     const { doc, patch } = options.mutate !== false ? mutatePhase(active, input, this.settings.target, run) : { doc: undefined, patch: [] };
@@ -99,11 +98,12 @@ export class PolicySet {
       skipped: this.compiled.length - candidates.length,
     };
     if (patch.length > 0 && doc) decision.mutated = doc.current();
+    if (run.annotations.length > 0) decision.annotations = run.annotations;
     return decision;
   }
 
-  /** Matching and parameterSelection for one policy; returns it when its rules should run. */
-  private select(policy: CompiledPolicy, input: Record<string, unknown>, run: Run, explain: boolean): Active | undefined {
+  /** Matching, parameterSelection and matchConditions for one policy; adds a run to `out` per parameter set that applies. */
+  private select(policy: CompiledPolicy, input: Record<string, unknown>, run: Run, explain: boolean): readonly Active[] {
     const scope: Scope = { input, parameters: policy.base.parameters, element: undefined, hasElement: false, overlay: true, meter: UNMETERED };
     // `rules` is added last so that a serialised trace reads: match, selection, parameters, rules, patch.
     const trace = { policy: policy.name, kind: policy.kind, enforcementAction: policy.enforcementAction, matched: false } as PolicyTrace;
@@ -111,7 +111,27 @@ export class PolicySet {
     const active: Active = { policy, scope, trace };
     const runs = this.choose(active, run, explain);
     trace.rules = [];
-    return runs ? active : undefined;
+    if (!runs) return NONE;
+    if (!policy.parameterSets) return matchConditions(active, run) ? [active] : NONE;
+    let sets: ReadonlyArray<Readonly<Record<string, unknown>>>;
+    try {
+      sets = policy.parameterSets(input);
+    } catch (error) {
+      if (error instanceof BudgetExceeded) throw error;
+      trace.error = (error as Error).message;
+      run.fail(policy, 'MATCH_ERROR', `unable to resolve parameters: ${trace.error}`);
+      return NONE;
+    }
+    if (sets.length === 0) return noMatch(policy, run, 'no parameters were found for it') && matchConditions(active, run) ? [active] : NONE;
+    run.trace.pop();
+    const out: Active[] = [];
+    sets.forEach((parameters, i) => {
+      const t: PolicyTrace = { ...trace, parameters, parameterSet: i, rules: [] };
+      run.trace.push(t);
+      const each: Active = { policy, scope: { ...scope, parameters }, trace: t, parameterSet: i };
+      if (matchConditions(each, run)) out.push(each);
+    });
+    return out;
   }
 
   /** Fills the trace; true when the policy's rules should run (with `scope.parameters` set). */
@@ -151,18 +171,7 @@ export class PolicySet {
       else if (!Array.isArray(matched)) trace.selection = (matched as CompiledEntry).chosen;
       else trace.selection = { behavior: policy.behavior, matched: matched.map((e) => e.ref), outcome: 'selected' };
       if (none) {
-        switch (policy.onNoMatch) {
-          case 'allow':
-            return false;
-          case 'warn':
-            run.warnings.push(`[${policy.name}] no parameterSelection entry matched; the policy was not evaluated`);
-            return false;
-          case 'deny':
-            run.violate(policy, 'parameterSelection', `no parameterSelection entry of ${policy.kind} "${policy.name}" matched and onParameterSelectionNoMatch is deny`);
-            return false;
-          default:
-            break;
-        }
+        if (!noMatch(policy, run, 'no parameterSelection entry matched')) return false;
       } else if (!Array.isArray(matched)) variant = (matched as CompiledEntry).variant;
       else variant = matched.length === 1 ? matched[0]!.variant : this.combine(policy, matched);
     }
@@ -221,6 +230,52 @@ export class PolicySet {
     return variant;
   }
 }
+
+/**
+ * `onParameterSelectionNoMatch` when no parameters apply (no parameterSelection entry matched, or an
+ * evaluation-time resolver found none); true when the policy proceeds with `spec.parameters`.
+ */
+function noMatch(policy: CompiledPolicy, run: Run, why: string): boolean {
+  switch (policy.onNoMatch) {
+    case 'allow':
+      return false;
+    case 'warn':
+      run.warnings.push(`[${policy.name}] ${why}; the policy was not evaluated`);
+      return false;
+    case 'deny':
+      run.violate(policy, 'parameterSelection', policy.parameterSets
+        ? `no parameters were found for ${policy.kind} "${policy.name}" and onParameterSelectionNoMatch is deny`
+        : `no parameterSelection entry of ${policy.kind} "${policy.name}" matched and onParameterSelectionNoMatch is deny`);
+      return false;
+    default:
+      return true;
+  }
+}
+
+/** CEL `spec.matchConditions`: all true → the policy applies; false → not matched (trace); an error → the policy's failurePolicy. */
+function matchConditions(a: Active, run: Run): boolean {
+  const conditions = a.policy.template.matchConditions;
+  for (let i = 0; i < conditions.length; i++) {
+    const c = conditions[i]!;
+    let ok: unknown;
+    try {
+      ok = c.test(undefined, a.scope);
+    } catch (error) {
+      if (error instanceof BudgetExceeded) throw error;
+      a.trace.error = `matchCondition "${c.name}": ${(error as Error).message}`;
+      run.fail(a.policy, 'MATCH_ERROR', a.trace.error, { parameterSet: a.parameterSet });
+      return false;
+    }
+    if (ok !== true) {
+      a.trace.matched = false;
+      a.trace.mismatch = { at: `/spec/matchConditions/${i}`, selector: `matchCondition "${c.name}": ${c.expression}` };
+      return false;
+    }
+  }
+  return true;
+}
+
+const NONE: readonly Active[] = [];
 
 function errorDecision(code: DecisionErrorCode, message: string): Decision {
   return { allowed: false, violations: [], warnings: [], errors: [{ code, message }], patch: [], trace: [], skipped: 0 };

@@ -6,13 +6,14 @@
  * @packageDocumentation
  */
 export { parsePolicyDocuments, sourceLocation, type ParseOptions, type PolicyDocument } from './parse.js';
-export { compilePolicies, type CompileOptions } from './compile.js';
+export { compilePolicies, type CompileOptions, type ParameterSetResolver } from './compile.js';
+export type { DocumentTranslator, TranslatedDocument, TranslatedUnit, TranslationContext } from './translate.js';
 export { loadPolicySet, type PolicySource } from './load.js';
 export { PolicySet } from './evaluate.js';
 export type { LintFinding } from './lint.js';
 export type {
   Decision, DecisionError, DecisionErrorCode, EnforcementAction, EvaluateOptions, NoMatchAction, ParameterSelectionBehavior,
-  PolicyInfo, PolicyTrace, RuleTrace, SelectionTrace, SelectorMismatch, Violation,
+  PolicyInfo, PolicyTrace, RuleTrace, SelectionTrace, SelectorMismatch, Violation, Annotation,
 } from './types.js';
 export type { PatchOperation, PatchOp } from './mutate.js';
 export {
@@ -21,6 +22,10 @@ export {
 } from './labels.js';
 export { mergeParameters, type MergeRules, type MergeStrategy } from './merge.js';
 export { compileLogic, OPERATION_NAMES, type CompiledLogic } from './logic/compile.js';
+export { compileCel, type CompiledCel, type CompileCelOptions } from './cel/public.js';
+export type { CelOptions } from './cel/context.js';
+export type { CelFunction } from './cel/env.js';
+export type { CelProfile } from './cel/rule.js';
 export { ComparisonError } from './logic/compare.js';
 export { parseQuantity } from './quantity.js';
 export { parseImageReference, type ImageReference } from './logic/image.js';

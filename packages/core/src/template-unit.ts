@@ -3,8 +3,10 @@
  * every constraint of the template: the parameters schema, definitions,
  * validate rules (with their message templates) and mutate rules.
  */
+import { unitCel, type CelOptions, type CelParameterRead } from './cel/context.js';
+import { celCondition, celEvaluator, type CelContext } from './cel/rule.js';
 import type { ProblemCode } from './errors.js';
-import { LogicCompiler, LogicError, type PatternSite } from './logic/compile.js';
+import { LogicCompiler, LogicError, type CelHook, type PatternSite } from './logic/compile.js';
 import { parameterRead, type ParameterRead } from './logic/reads.js';
 import type { Fn } from './logic/scope.js';
 import { compilePatch, PatchCompileError, type CompiledPatchOp } from './mutate.js';
@@ -23,6 +25,30 @@ export interface CompiledValidate {
   forEachPath?: string;
   rule: Fn;
   message: CompiledTemplate;
+  /** Index in `spec.validate`. */
+  index: number;
+  /** The CEL expression's text (for the "failed expression: …" message). */
+  expression?: string;
+  /** Whether `message` was written (a CEL validation may leave it out). */
+  hasMessage: boolean;
+  /** With a profile's `literalMessages`: `message` as written, never a template. */
+  literalMessage?: string;
+  /** CEL `messageExpression`: a raw CEL value (a string when it works). */
+  messageExpression?: Fn;
+  reason?: string;
+}
+
+/** A named CEL condition (`spec.matchConditions`). */
+export interface CompiledCondition {
+  name: string;
+  expression: string;
+  test: Fn;
+}
+
+/** A CEL audit annotation (`spec.auditAnnotations`): the value is a string, or null to leave the key out. */
+export interface CompiledAnnotation {
+  key: string;
+  value: Fn;
 }
 
 export interface CompiledMutate {
@@ -38,17 +64,36 @@ export interface TemplateUnit {
   validate: CompiledValidate[];
   mutate: CompiledMutate[];
   patternSites: PatternSite[];
+  matchConditions: CompiledCondition[];
+  annotations: CompiledAnnotation[];
+  /** `Ignore`: run-time errors are reported but never deny. */
+  failurePolicy: 'Fail' | 'Ignore';
+  /** The CEL context (for constraints' `when` selectors), and parameter paths CEL expressions read. */
+  cel: { context: CelContext; hook: CelHook; parameterReads: CelParameterRead[] };
+}
+
+/** Where a template unit comes from, and the CEL settings of the load. */
+export interface UnitSource {
+  kind: string;
+  name: string;
+  document: object;
+  cel?: CelOptions;
 }
 
 /** Compiles the logic half (schema, definitions, validate, mutate) of a PolicyTemplate or Policy. */
-export function compileTemplateUnit(spec: JsonObject, id: { kind: string; name: string }, report: Report): TemplateUnit | undefined {
+export function compileTemplateUnit(spec: JsonObject, id: UnitSource, report: Report): TemplateUnit | undefined {
   let problems = 0;
   const problem: Report = (path, code, message) => {
     problems++;
     report(path, code, message);
   };
   const { kind, name } = id;
-  const unit: TemplateUnit = { kind, name, validate: [], mutate: [], patternSites: [] };
+  const cel = unitCel(spec, { kind, name, document: id.document }, id.cel, problem);
+  const unit: TemplateUnit = {
+    kind, name, validate: [], mutate: [], patternSites: [], matchConditions: [], annotations: [],
+    failurePolicy: spec['failurePolicy'] === 'Ignore' ? 'Ignore' : 'Fail',
+    cel: { context: cel.context, hook: cel.hook, parameterReads: cel.parameterReads },
+  };
   if (spec['parametersSchema'] !== undefined) {
     try {
       unit.validator = compileParametersSchema(spec['parametersSchema'] as object);
@@ -57,6 +102,7 @@ export function compileTemplateUnit(spec: JsonObject, id: { kind: string; name: 
     }
   }
   const logic = new LogicCompiler((spec['definitions'] as JsonObject | undefined) ?? {}, '/spec/definitions');
+  logic.cel = cel.hook;
   const compile = (node: unknown, where: string): Fn | undefined => {
     try {
       return logic.compile(node, 'root', where);
@@ -73,17 +119,35 @@ export function compileTemplateUnit(spec: JsonObject, id: { kind: string; name: 
   ((spec['validate'] as JsonObject[] | undefined) ?? []).forEach((rule, r) => {
     const where = `/spec/validate/${r}`;
     unique(rule['name'] as string, `${where}/name`);
-    const compiled = compile(rule['rule'], `${where}/rule`);
+    const expression = rule['expression'] as string | undefined;
+    let compiled: Fn | undefined;
+    if (expression !== undefined) {
+      const c = cel.compile(expression, `${where}/expression`, 'bool');
+      compiled = c && celCondition(cel.context, c);
+    } else compiled = compile(rule['rule'], `${where}/rule`);
     const forEach = rule['forEach'] === undefined ? undefined : compile(rule['forEach'], `${where}/forEach`);
     let message: CompiledTemplate | undefined;
+    let literalMessage: string | undefined;
     try {
-      message = compileTemplate(rule['message'] as string);
+      const literal = cel.context.profile?.literalMessages === true;
+      message = compileTemplate(literal ? '' : ((rule['message'] as string | undefined) ?? ''));
+      if (literal && typeof rule['message'] === 'string') literalMessage = rule['message'];
       templateReads(message, `${where}/message`, logic.parameterReads);
     } catch (error) {
       problem(`${where}/message`, 'INVALID_TEMPLATE', (error as Error).message);
     }
+    let messageExpression: Fn | undefined;
+    if (rule['messageExpression'] !== undefined) {
+      const c = cel.compile(rule['messageExpression'], `${where}/messageExpression`, 'string');
+      if (!c) return;
+      messageExpression = celEvaluator(cel.context, c);
+    }
     if (!compiled || !message || (rule['forEach'] !== undefined && !forEach)) return;
-    const entry: CompiledValidate = { name: rule['name'] as string, rule: compiled, message };
+    const entry: CompiledValidate = { name: rule['name'] as string, rule: compiled, message, index: r, hasMessage: typeof rule['message'] === 'string' && rule['message'] !== '' };
+    if (expression !== undefined) entry.expression = expression;
+    if (literalMessage !== undefined) entry.literalMessage = literalMessage;
+    if (messageExpression) entry.messageExpression = messageExpression;
+    if (typeof rule['reason'] === 'string') entry.reason = rule['reason'];
     if (forEach) {
       entry.forEach = forEach;
       const path = forEachInputPath(rule['forEach']);
@@ -105,7 +169,16 @@ export function compileTemplateUnit(spec: JsonObject, id: { kind: string; name: 
     if (!patch || (rule['when'] !== undefined && !when)) return;
     unit.mutate.push(when ? { name: rule['name'] as string, when, patch } : { name: rule['name'] as string, patch });
   });
+  ((spec['matchConditions'] as JsonObject[] | undefined) ?? []).forEach((condition, i) => {
+    const c = cel.compile(condition['expression'], `/spec/matchConditions/${i}/expression`, 'bool');
+    if (c) unit.matchConditions.push({ name: condition['name'] as string, expression: c.expression, test: celCondition(cel.context, c) });
+  });
+  ((spec['auditAnnotations'] as JsonObject[] | undefined) ?? []).forEach((annotation, i) => {
+    const c = cel.compile(annotation['valueExpression'], `/spec/auditAnnotations/${i}/valueExpression`);
+    if (c) unit.annotations.push({ key: annotation['key'] as string, value: celEvaluator(cel.context, c) });
+  });
   unit.patternSites = logic.patternSites;
+  if (!cel.context.profile) logic.parameterReads.push(...cel.parameterReads);
   for (const issue of checkParameterReads(spec['parametersSchema'], logic.parameterReads)) problem(issue.at, 'UNKNOWN_PARAMETER', issue.message);
   return problems === 0 ? unit : undefined;
 }

@@ -20,6 +20,20 @@ export interface Violation {
   enforcementAction: EnforcementAction;
   /** JSON pointer into the input of the offending element, for `forEach` over a plain path. */
   path?: string;
+  /** Index of the validate entry in the template (`spec.validate`); set for CEL validations and entries with a `reason`. */
+  validation?: number;
+  /** The validate entry's `reason`, when it has one (adapters map it to a status). */
+  reason?: string;
+  /** With evaluation-time parameter sets: the index of the set this violation came from. */
+  parameterSet?: number;
+}
+
+/** A CEL audit annotation a policy produced (`spec.auditAnnotations`). */
+export interface Annotation {
+  policy: string;
+  kind: string;
+  key: string;
+  value: string;
 }
 
 export type DecisionErrorCode =
@@ -41,6 +55,10 @@ export interface DecisionError {
   kind?: string;
   rule?: string;
   enforcementAction?: EnforcementAction;
+  /** True when the policy's `failurePolicy` is `Ignore`: the error is reported and does not deny. */
+  ignored?: boolean;
+  /** With evaluation-time parameter sets: the index of the set. */
+  parameterSet?: number;
 }
 
 export interface SelectorMismatch {
@@ -88,6 +106,10 @@ export interface PolicyTrace {
   /** Operations this policy contributed. */
   patch?: PatchOperation[];
   error?: string;
+  /** With evaluation-time parameter sets: which set this trace is for (one trace per set). */
+  parameterSet?: number;
+  /** CEL `spec.variables` computed during the evaluation (those never read are absent). */
+  variables?: Record<string, unknown>;
 }
 
 /**
@@ -106,6 +128,8 @@ export interface Decision {
   mutated?: unknown;
   /** One entry per policy whose selectors were evaluated, in policy order. */
   trace: PolicyTrace[];
+  /** CEL audit annotations (`spec.auditAnnotations`) of the policies that applied; absent when none. */
+  annotations?: Annotation[];
   /** Policies ruled out by the selector index without evaluation (0 with `explain: true`). */
   skipped: number;
 }

@@ -4,6 +4,7 @@
  * skipped (with the reason recorded) when those are not in the workspace.
  */
 import { measure, type GroupResult, type Timing } from './method.js';
+import { celWorkload } from './workloads/cel.js';
 import { loadWorkload } from './workloads/load.js';
 import { ruleWorkload } from './workloads/rule.js';
 import { scaleWorkload, SIZES } from './workloads/scale.js';
@@ -29,8 +30,10 @@ export async function allJobs(): Promise<Job[]> {
   return [
     { id: 'rule', run: async (t) => [await measure(await ruleWorkload(), t)] },
     ...SIZES.map((n): Job => ({ id: `scale-${n}`, run: async (t) => [await measure(await scaleWorkload(n), t)] })),
+    { id: 'cel', run: async (t) => [await measure(celWorkload(), t)] },
     { id: 'load', runs: 5, run: () => Promise.resolve([loadWorkload()]) },
     ...(await optional('review')),
+    ...(await optional('vap')),
     ...(await optional('webhook')),
   ];
 }

@@ -26,7 +26,7 @@ export interface PatternSite {
   flags?: Fn;
 }
 
-const SPECIAL = ['var', 'missing', 'missing_some', 'if', '?:', 'and', 'or', 'input', 'exists', 'ref', ...ITERATION_OPS];
+const SPECIAL = ['var', 'missing', 'missing_some', 'if', '?:', 'and', 'or', 'input', 'exists', 'ref', 'cel', ...ITERATION_OPS];
 /** Every operation name the rule language knows. */
 export const OPERATION_NAMES: readonly string[] = [...new Set([...SPECIAL, ...Object.keys(EAGER), ...Object.keys(EXTENSIONS)])].sort();
 
@@ -44,8 +44,13 @@ const DYNAMIC_VAR: Record<Mode, DynamicVar> = {
     path === undefined || path === '' || path === null ? data : makeWalker(String(path).split('.'))(data, notFound),
 };
 
+/** Compiles `{"cel": "<expression>"}` (set by the template's CEL context); throws {@link LogicError}. */
+export type CelHook = (expression: unknown, mode: Mode, at: string) => Fn;
+
 export class LogicCompiler {
   readonly patternSites: PatternSite[] = [];
+  /** The CEL rule language, where the document's context provides it. */
+  cel: CelHook | undefined;
   /**
    * Every `parameters.<path>` the compiled rules read with a path written out
    * (root-scope `var`, `input`, `exists`, `missing`, `get` on a parameter), for
@@ -104,6 +109,9 @@ export class LogicCompiler {
         return this.compileExists(list, mode, at);
       case 'ref':
         return this.compileRef(list, mode, at);
+      case 'cel':
+        if (!this.cel) throw new LogicError('CEL expressions are not available here', at);
+        return this.cel(raw, mode, at);
     }
     if (ITERATION_OPS.has(op)) {
       const source = this.compile(list[0], mode, argWhere(0));

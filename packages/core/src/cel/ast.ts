@@ -1,0 +1,208 @@
+/**
+ * Walks a checked cel-js AST once at load time: the free names an expression reads (so the activation
+ * holds only those), constant reads of `params.x.y`/`parameters.x.y` (checked against parametersSchema),
+ * refused names, and the two places verdict instruments: comprehensions spend the size of their range
+ * from the cost meter before iterating, and library functions verdict implements itself (RE2 `matches`,
+ * metered string functions) replace cel-js's built-ins at their call sites.
+ *
+ * The AST shape (`op`, `args`, `meta.alternate` for expanded macros, `handle` set by the checker) is
+ * cel-js 8.0.0's; the dependency is pinned exactly and test/cel-*.test.ts fail if it changes.
+ */
+import { spend } from './runtime.js';
+import type { Override } from './lib/index.js';
+
+/** The parts of a cel-js AST node verdict reads. */
+export interface Node {
+  op: string;
+  args: unknown;
+  pos: number;
+  handle?: (...args: never[]) => unknown;
+  readonly meta: { alternate?: Node; macro?: { var?: string; val?: Node; exp?: Node; [field: string]: unknown } };
+}
+
+function isNode(x: unknown): x is Node {
+  return typeof x === 'object' && x !== null && typeof (x as Node).op === 'string' && 'args' in x;
+}
+
+export interface Facts {
+  /** Free names read at the root, with the position of their first use. */
+  roots: Map<string, number>;
+  /**
+   * For each root, the constant paths the expression reads below it (`object.spec.containers` →
+   * ['spec', 'containers']), or `'whole'` when the root is also used as a value of its own.
+   */
+  paths: Map<string, string[][] | 'whole'>;
+  /** Constant paths read from `params`/`parameters` (the segments after it). */
+  parameterReads: string[][];
+  /** Functions called by name (global form) with a position. */
+  calls: Map<string, number>;
+}
+
+const METERED = Symbol('verdict.metered');
+const PARAMETER_ROOTS = new Set(['params', 'parameters']);
+
+/**
+ * Names bound inside an expression (comprehension and cel.bind variables). A variable bound to the
+ * elements of a constant path (`object.spec.containers.all(c, …)`) is an alias: reads through it are
+ * paths below the root (`object`, ['spec', 'containers', '*', …]); other bound names read nothing from it.
+ */
+type Bound = ReadonlyMap<string, readonly string[] | null>;
+
+/** The path of a select/index chain with constant keys, resolved through aliases: [root, ...segments]. */
+function chain(node: Node, bound: Bound): string[] | undefined {
+  const segs: string[] = [];
+  let cur: Node = node;
+  for (;;) {
+    if (cur.op === '.' || cur.op === '.?') {
+      const [inner, field] = cur.args as [Node, string];
+      segs.push(field);
+      cur = inner;
+    } else if (cur.op === '[]' || cur.op === '[?]') {
+      const [inner, key] = cur.args as [Node, Node];
+      if (key.op !== 'value' || typeof key.args !== 'string') return undefined;
+      segs.push(key.args);
+      cur = inner;
+    } else if (cur.op === 'id' && typeof cur.args === 'string') {
+      const alias = bound.get(cur.args);
+      if (alias === null) return undefined;
+      segs.push(...[...(alias ?? [cur.args])].reverse());
+      return segs.reverse();
+    } else return undefined;
+  }
+}
+
+/** Collects facts and instruments the AST (idempotent: a node is instrumented once). */
+export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): Facts {
+  const facts: Facts = { roots: new Map(), paths: new Map(), parameterReads: [], calls: new Map() };
+  const usePath = (path: readonly string[] | 'whole-root', name?: string): void => {
+    const rootName = path === 'whole-root' ? name! : path[0]!;
+    const segments = path === 'whole-root' ? 'whole' : path.slice(1);
+    const known = facts.paths.get(rootName);
+    if (known === 'whole') return;
+    if (segments === 'whole' || (segments.length === 0)) facts.paths.set(rootName, 'whole');
+    else if (known) known.push(segments);
+    else facts.paths.set(rootName, [segments]);
+  };
+  const bindTo = (bound: Bound, name: string, range: Node | undefined, element: boolean): Bound => {
+    const path = range ? chain(range, bound) : undefined;
+    const next = new Map(bound);
+    next.set(name, path ? (element ? [...path, '*'] : path) : null);
+    return next;
+  };
+  const visit = (node: Node, bound: Bound, inChain: boolean): void => {
+    const alternate = node.meta.alternate;
+    if (alternate) return visit(alternate, bound, false);
+    const macro = node.meta.macro;
+    if (macro) {
+      if (macro.var !== undefined && macro.val && macro.exp) {
+        visit(macro.val, bound, false);
+        visit(macro.exp, bindTo(bound, macro.var, macro.val, false), false);
+        return;
+      }
+      // Other macros (has, orValue, or, …) keep their operands in fields of their own.
+      // (`ast` is the call itself; `macroHasProps` is has()'s own flattening of its argument.)
+      for (const [key, value] of Object.entries(macro)) if (key !== 'ast' && key !== 'macroHasProps') visitAll(value, bound);
+      return;
+    }
+    switch (node.op) {
+      case 'id': {
+        const name = node.args as string;
+        const alias = bound.get(name);
+        if (alias === null) return;
+        if (alias) {
+          if (!inChain) usePath(alias);
+          return;
+        }
+        if (!facts.roots.has(name)) facts.roots.set(name, node.pos);
+        if (!inChain) usePath('whole-root', name);
+        return;
+      }
+      case 'comprehension': {
+        const a = node.args as { iterable: Node; init: Node; step: Node; iterVarName: string };
+        const range = chain(a.iterable, bound);
+        if (range) {
+          // The range is read as a container: its elements only where the step reads them.
+          usePath([...range, '*', '']);
+          visit(a.iterable, bound, true);
+        } else visit(a.iterable, bound, false);
+        visit(a.init, bound, false);
+        visit(a.step, bindTo(bound, a.iterVarName, a.iterable, true), false);
+        meterComprehension(node);
+        return;
+      }
+      case '.': case '.?': case '[]': case '[?]': {
+        const path = inChain ? undefined : chain(node, bound);
+        if (path) {
+          if (PARAMETER_ROOTS.has(path[0]!) && path.length > 1 && !bound.has(path[0]!)) facts.parameterReads.push(path.slice(1));
+          usePath(path);
+        }
+        const [inner, key] = node.args as [Node, unknown];
+        // Inside a constant chain the inner nodes are part of it; below a dynamic step they start their own.
+        visit(inner, bound, inChain || path !== undefined);
+        if (isNode(key)) visit(key, bound, false);
+        return;
+      }
+      case 'call': {
+        const [name, args] = node.args as [string, Node[]];
+        if (!facts.calls.has(name)) facts.calls.set(name, node.pos);
+        visitAll(args, bound);
+        override(node, overrides.get(`${name}/${args.length}`), 0);
+        return;
+      }
+      case 'rcall': {
+        const [name, receiver, args] = node.args as [string, Node, Node[]];
+        visit(receiver, bound, false);
+        visitAll(args, bound);
+        override(node, overrides.get(`.${name}/${args.length}`), 1);
+        return;
+      }
+      default:
+        visitAll(node.args, bound);
+    }
+  };
+  const visitAll = (x: unknown, bound: Bound): void => {
+    if (isNode(x)) visit(x, bound, false);
+    else if (Array.isArray(x)) for (const y of x) visitAll(y, bound);
+  };
+  visit(root, new Map(), false);
+  return facts;
+}
+
+/** Comprehensions spend the size of their range before iterating (a sound bound: each step runs at most once). */
+function meterComprehension(node: Node): void {
+  const handle = node.handle as ((items: unknown, ...rest: unknown[]) => unknown) | undefined;
+  if (!handle || (handle as { [METERED]?: true })[METERED]) return;
+  const metered = (items: unknown, ...rest: unknown[]): unknown => {
+    spend(sizeOf(items));
+    return handle(items, ...rest);
+  };
+  (metered as { [METERED]?: true })[METERED] = true;
+  node.handle = metered as never;
+}
+
+function sizeOf(items: unknown): number {
+  if (Array.isArray(items)) return items.length;
+  if (items instanceof Map || items instanceof Set) return items.size;
+  if (items !== null && typeof items === 'object') return Object.keys(items).length;
+  return 1;
+}
+
+/**
+ * Replaces a call site's handler with verdict's implementation. `receiver` is 1 for methods: cel-js passes
+ * `[receiver, ...args]`. When the override declines (returns {@link DECLINE}: another overload applies),
+ * cel-js's own handler runs.
+ */
+function override(node: Node, impl: Override | undefined, receiver: 0 | 1): void {
+  const handle = node.handle as ((values: unknown[], ...rest: unknown[]) => unknown) | undefined;
+  if (!impl || !handle || (handle as { [METERED]?: true })[METERED]) return;
+  void receiver;
+  const replaced = (values: unknown[], ...rest: unknown[]): unknown => {
+    const out = impl(values);
+    return out === DECLINE ? handle(values, ...rest) : out;
+  };
+  (replaced as { [METERED]?: true })[METERED] = true;
+  node.handle = replaced as never;
+}
+
+/** Returned by an {@link Override} that does not apply to the argument types it got. */
+export const DECLINE: unique symbol = Symbol('verdict.cel.decline');

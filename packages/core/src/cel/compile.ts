@@ -1,0 +1,149 @@
+/**
+ * Compiles one CEL expression at load time: parse, type-check, analyse (free names, parameter reads,
+ * refused names) and instrument (cost meter, verdict's library functions). Errors carry the offset in
+ * the expression so load problems can point at the column.
+ */
+import { closest } from '../util/suggest.js';
+import { analyse, type Node } from './ast.js';
+import type { CelEnvironment } from './env.js';
+import { spend } from './runtime.js';
+
+/** A syntax, type or environment error in a CEL expression; `offset` is 0-based in the expression. */
+export class CelCompileError extends Error {
+  override readonly name = 'CelCompileError';
+  constructor(message: string, readonly offset: number | undefined) {
+    super(message);
+  }
+}
+
+export interface CelCompileOptions {
+  readonly environment: CelEnvironment;
+  /** The only free names allowed besides `variables` (an adapter's profile); undefined: any name. */
+  readonly names?: readonly string[];
+  /** Names (variables or functions) refused at load time, with the reason. */
+  readonly refuse: ReadonlyMap<string, string>;
+  /** The result type the expression must have (`dyn` is accepted and checked at run time). */
+  readonly expect?: 'bool' | 'string';
+}
+
+/** A compiled expression. `run` evaluates it against an activation (free name → CEL value). */
+export interface CompiledCel {
+  readonly expression: string;
+  /** Free names the expression reads. */
+  readonly roots: readonly string[];
+  /** Per root: a trie of the constant paths read below it, or `'whole'` (see {@link PathTrie}). */
+  readonly paths: ReadonlyMap<string, PathTrie>;
+  /** Constant `params.x.y` / `parameters.x.y` reads (segments after the root). */
+  readonly parameterReads: readonly (readonly string[])[];
+  /** The checked result type (`bool`, `string`, `dyn`, …). */
+  readonly type: string;
+  run(activation: Readonly<Record<string, unknown>>): unknown;
+}
+
+interface Parsed {
+  (ctx?: Record<string, unknown>): unknown;
+  ast: Node;
+  check(): { valid: boolean; type?: string; error?: Error & { range?: { start: number }; summary?: string } };
+}
+
+const ALWAYS = ['variables'];
+
+/** The constant paths read below a root: `true` where a value is read whole. */
+export type PathTrie = true | Map<string, PathTrie>;
+
+function trie(paths: string[][] | 'whole' | undefined): PathTrie {
+  if (paths === undefined || paths === 'whole') return true;
+  const root = new Map<string, PathTrie>();
+  for (const path of paths) {
+    let node: Map<string, PathTrie> = root;
+    for (let i = 0; i < path.length; i++) {
+      const seg = path[i]!;
+      const next = node.get(seg);
+      if (next === true) break;
+      if (i === path.length - 1) node.set(seg, true);
+      else if (next) node = next;
+      else {
+        const fresh = new Map<string, PathTrie>();
+        node.set(seg, fresh);
+        node = fresh;
+      }
+    }
+  }
+  return root;
+}
+
+export function buildCel(expression: string, options: CelCompileOptions): CompiledCel {
+  if (typeof expression !== 'string') throw new CelCompileError(`a CEL expression must be a string (got ${expression === null ? 'null' : typeof expression})`, undefined);
+  if (expression.trim() === '') throw new CelCompileError('the CEL expression is empty', undefined);
+  let parsed: Parsed;
+  try {
+    parsed = options.environment.env.parse(expression) as unknown as Parsed;
+  } catch (error) {
+    throw fromLibrary(error);
+  }
+  const checked = parsed.check();
+  const facts = analyse(parsed.ast, options.environment.overrides);
+  // Namespaces the environment defines (optional, strings, sets, cel, …) are not read from the activation.
+  for (const name of [...facts.roots.keys()]) if (options.environment.env.hasVariable(name)) facts.roots.delete(name);
+  for (const [name, pos] of [...facts.roots, ...facts.calls]) {
+    const refused = options.refuse.get(name);
+    if (refused !== undefined) throw new CelCompileError(refused, pos);
+  }
+  if (options.names) {
+    const allowed = [...options.names, ...ALWAYS];
+    for (const [name, pos] of facts.roots) {
+      if (allowed.includes(name)) continue;
+      const near = closest(name, allowed);
+      throw new CelCompileError(`undeclared reference to "${name}"${near ? ` (did you mean "${near}"?)` : ''}; the names available here are ${allowed.join(', ')}`, pos);
+    }
+  }
+  if (!checked.valid) throw fromLibrary(checked.error);
+  const type = checked.type ?? 'dyn';
+  if (options.expect && type !== options.expect && type !== 'dyn') {
+    throw new CelCompileError(`the expression must evaluate to a ${options.expect}, but it gives ${type}`, 0);
+  }
+  return {
+    expression,
+    roots: [...facts.roots.keys()],
+    paths: new Map([...facts.roots.keys()].map((r) => [r, trie(facts.paths.get(r))])),
+    parameterReads: facts.parameterReads,
+    type,
+    run(activation) {
+      spend(1);
+      return parsed(activation as Record<string, unknown>);
+    },
+  };
+}
+
+function fromLibrary(error: unknown): CelCompileError {
+  const e = error as (Error & { range?: { start: number }; summary?: string }) | undefined;
+  const summary = e?.summary ?? e?.message ?? 'invalid expression';
+  return new CelCompileError(lowerFirst(summary), e?.range?.start);
+}
+
+function lowerFirst(text: string): string {
+  return text.length > 1 && /^[A-Z][a-z]/.test(text) ? text[0]!.toLowerCase() + text.slice(1) : text;
+}
+
+/** The expression with a caret under `offset`, for load problems: `at column 12 of the expression:\n  expr\n  ^`. */
+export function pointAt(expression: string, offset: number | undefined): string {
+  if (offset === undefined) return `\n  ${firstLines(expression)}`;
+  let line = 1;
+  let start = 0;
+  for (let i = 0; i < offset && i < expression.length; i++) {
+    if (expression[i] === '\n') {
+      line++;
+      start = i + 1;
+    }
+  }
+  const end = expression.indexOf('\n', start);
+  const text = expression.slice(start, end < 0 ? undefined : end);
+  const column = offset - start + 1;
+  const where = line > 1 ? `line ${line}, column ${column}` : `column ${column}`;
+  return ` (at ${where} of the expression):\n  ${text}\n  ${' '.repeat(column - 1)}^`;
+}
+
+function firstLines(expression: string): string {
+  const lines = expression.split('\n');
+  return lines.length > 3 ? `${lines.slice(0, 3).join('\n  ')}\n  …` : lines.join('\n  ');
+}

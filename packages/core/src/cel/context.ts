@@ -1,0 +1,91 @@
+/**
+ * Builds a template unit's CEL context: the environment (with an adapter's functions), the refused
+ * names, the adapter's profile for this template, and `spec.variables` compiled in order. Also the hook
+ * that compiles `{"cel": "..."}` wherever json-logic is accepted.
+ */
+import type { Report } from '../template-unit.js';
+import { LogicError, type CelHook } from '../logic/compile.js';
+import type { JsonObject } from '../util/object.js';
+import { CelCompileError, pointAt, type CompiledCel } from './compile.js';
+import { celEnvironment, type CelFunction } from './env.js';
+import { celFn, compileInContext, type CelContext, type CelProfile } from './rule.js';
+
+/** CEL settings of `compilePolicies` (adapters: names, functions, refused libraries). */
+export interface CelOptions {
+  /** Functions added to the environment (e.g. Kyverno's `image()`); see {@link CelFunction}. */
+  readonly functions?: readonly CelFunction[];
+  /** Names (variables or functions) that are load errors, with the message to show (e.g. Kyverno's `http`). */
+  readonly refuse?: Readonly<Record<string, string>>;
+  /**
+   * The names CEL sees in one template's expressions. Called once per PolicyTemplate or Policy with the
+   * document as given; `undefined` keeps verdict's names (input keys, `parameters`/`params`, `element`, `variables`).
+   */
+  readonly profile?: (template: { readonly kind: string; readonly name: string; readonly document: object }) => CelProfile | undefined;
+}
+
+const REFUSED: Readonly<Record<string, string>> = {
+  authorizer: '"authorizer" is not available: verdict evaluates policies as a library, without the API server\'s authorizer; move the authorization check out of the policy',
+};
+
+/** A parameter path a CEL expression reads (for the parametersSchema check), with the pointer of the expression. */
+export interface CelParameterRead {
+  readonly path: readonly string[];
+  readonly at: string;
+}
+
+export interface UnitCel {
+  readonly context: CelContext;
+  readonly hook: CelHook;
+  readonly parameterReads: CelParameterRead[];
+  /** Compiles an expression found at `where`; reports a load problem and returns undefined on error. */
+  compile(expression: unknown, where: string, expect?: 'bool' | 'string'): CompiledCel | undefined;
+}
+
+/** The message of a CEL load problem: the reason, then the expression with a caret. */
+export function celProblem(expression: unknown, error: unknown): string {
+  if (error instanceof CelCompileError) return `invalid CEL expression: ${error.message}${typeof expression === 'string' ? pointAt(expression, error.offset) : ''}`;
+  return (error as Error).message;
+}
+
+export function unitCel(spec: JsonObject, template: { kind: string; name: string; document: object }, options: CelOptions | undefined, report: Report): UnitCel {
+  const refuse = new Map(Object.entries({ ...REFUSED, ...(options?.refuse ?? {}) }));
+  const profile = options?.profile?.(template);
+  const context: CelContext = { environment: celEnvironment(options?.functions), profile, refuse, variables: new Map() };
+  const parameterReads: CelParameterRead[] = [];
+  const compileAt = (expression: unknown, where: string, expect?: 'bool' | 'string'): CompiledCel => {
+    const compiled = compileInContext(context, expression as string, expect);
+    for (const path of compiled.parameterReads) parameterReads.push({ path, at: where });
+    return compiled;
+  };
+  const unit: UnitCel = {
+    context,
+    parameterReads,
+    hook: (expression, mode, at) => {
+      try {
+        return celFn(context, compileAt(expression, at), mode === 'item');
+      } catch (error) {
+        throw new LogicError(celProblem(expression, error), at);
+      }
+    },
+    compile(expression, where, expect) {
+      try {
+        return compileAt(expression, where, expect);
+      } catch (error) {
+        report(where, 'INVALID_RULE', celProblem(expression, error));
+        return undefined;
+      }
+    },
+  };
+  ((spec['variables'] as JsonObject[] | undefined) ?? []).forEach((variable, i) => {
+    const name = variable['name'] as string;
+    const where = `/spec/variables/${i}`;
+    if (context.variables.has(name)) {
+      report(`${where}/name`, 'DUPLICATE', `variable "${name}" is defined twice`);
+      return;
+    }
+    const compiled = unit.compile(variable['expression'], `${where}/expression`);
+    if (compiled) context.variables.set(name, compiled);
+  });
+  return unit;
+}
+

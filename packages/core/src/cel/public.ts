@@ -1,0 +1,54 @@
+/**
+ * `compileCel`: one CEL expression compiled in verdict's environment (the Kubernetes libraries), for direct
+ * use like `compileLogic`. Values go in as JSON (integral numbers are CEL ints) and come out as JSON.
+ */
+import { CostMeter, UNMETERED } from '../budget.js';
+import { VerdictError } from '../errors.js';
+import { buildCel, CelCompileError, pointAt } from './compile.js';
+import { celEnvironment, type CelFunction } from './env.js';
+import { withMeter } from './runtime.js';
+import { view } from './rule.js';
+import { fromCel } from './values.js';
+
+export interface CompiledCel {
+  /** The checked result type (`bool`, `string`, `int`, `dyn`, …). */
+  readonly type: string;
+  /** Evaluates with `variables` (JSON values by name); throws a `VerdictError` with code `EVALUATION` on a run-time error. */
+  evaluate(variables?: Readonly<Record<string, unknown>>): unknown;
+}
+
+export interface CompileCelOptions {
+  /** Functions to add (see `CelOptions.functions`). */
+  functions?: readonly CelFunction[];
+  /** Cost units one evaluation may spend (default: unlimited). */
+  budget?: number;
+}
+
+/**
+ * Compiles a CEL expression once. Throws a `VerdictError` with code `INVALID_INPUT` for a syntax or
+ * type error (the message points at the column).
+ */
+export function compileCel(expression: string, options: CompileCelOptions = {}): CompiledCel {
+  let compiled;
+  try {
+    compiled = buildCel(expression, { environment: celEnvironment(options.functions), refuse: new Map() });
+  } catch (error) {
+    if (error instanceof CelCompileError) throw VerdictError.invalidInput(`invalid CEL expression: ${error.message}${pointAt(expression, error.offset)}`);
+    throw error;
+  }
+  const budget = options.budget;
+  return {
+    type: compiled.type,
+    evaluate(variables = {}) {
+      const act = Object.create(null) as Record<string, unknown>;
+      const cache = new Map<object, unknown>();
+      for (const [k, v] of Object.entries(variables)) act[k] = view(v, compiled.paths.get(k) ?? true, cache);
+      try {
+        return fromCel(withMeter(budget === undefined ? UNMETERED : new CostMeter(budget), () => compiled.run(act)));
+      } catch (error) {
+        const e = error as Error & { summary?: string };
+        throw new VerdictError('EVALUATION', e.summary ?? e.message, { cause: error });
+      }
+    },
+  };
+}

@@ -1,0 +1,46 @@
+/**
+ * What CEL functions need while an expression runs: the evaluation's cost meter and a typed error.
+ * Evaluation is synchronous, so the meter of the running expression is held here for its duration
+ * ({@link withMeter}); library functions spend from it in proportion to the size of their input.
+ */
+import { UNMETERED, type CostMeter } from '../budget.js';
+
+let current: CostMeter = UNMETERED;
+
+/** Characters of string work that cost one unit (as Kubernetes: 0.1 per character; the safety unit table). */
+export const CHARS_PER_UNIT = 10;
+
+/** Runs `f` with `meter` as the meter CEL functions spend from; a budget exceeded inside a macro is never lost. */
+export function withMeter<T>(meter: CostMeter, f: () => T): T {
+  const previous = current;
+  current = meter;
+  try {
+    const result = f();
+    // all()/exists() keep going past an element's error (CEL's commutative logic): a budget error
+    // swallowed that way leaves the meter below zero, and spending nothing throws it again here.
+    meter.spend(0);
+    return result;
+  } finally {
+    current = previous;
+  }
+}
+
+/** Spends `units` from the running expression's meter. */
+export function spend(units: number): void {
+  current.spend(units);
+}
+
+/** Spends for work over `chars` characters (or list elements): one unit plus one per {@link CHARS_PER_UNIT}. */
+export function spendSize(chars: number): void {
+  current.spend(1 + Math.floor(chars / CHARS_PER_UNIT));
+}
+
+/** A run-time error raised by a CEL function (a Kubernetes library function refusing its input). */
+export class CelRuntimeError extends Error {
+  override readonly name = 'CelRuntimeError';
+}
+
+/** Throws a {@link CelRuntimeError}. */
+export function fail(message: string): never {
+  throw new CelRuntimeError(message);
+}

@@ -1,0 +1,47 @@
+/** Ported from cel-go ext/strings_test.go (version 2, as the Kubernetes API server pins it). */
+import { describe } from 'vitest';
+import { celCases, error } from './cel-helpers.js';
+
+describe('CEL strings extension (version 2)', () => {
+  celCases([
+    ['charAt', "'tacocat'.charAt(3) == 'o' && 'tacocat'.charAt(7) == ''", true],
+    ['charAt unicode', "'©αT'.charAt(0) == '©' && '©αT'.charAt(1) == 'α' && '©αT'.charAt(2) == 'T'", true],
+    ['charAt out of range', "'tacocat'.charAt(30)", error(/index out of range: 30/)],
+    ['indexOf', "'tacocat'.indexOf('') == 0 && 'tacocat'.indexOf('ac') == 1 && 'tacocat'.indexOf('none') == -1", true],
+    ['indexOf offset', "'tacocat'.indexOf('', 3) == 3 && 'tacocat'.indexOf('a', 3) == 5 && 'tacocat'.indexOf('at', 3) == 5", true],
+    ['indexOf unicode', "'ta©o©αT'.indexOf('©') == 2 && 'ta©o©αT'.indexOf('©', 3) == 4 && 'ta©o©αT'.indexOf('©αT', 3) == 4 && 'ta©o©αT'.indexOf('©α', 5) == -1", true],
+    ['indexOf long', "'hello wello'.indexOf('hello wello') == 0 && 'hello wello'.indexOf('ello', 6) == 7 && 'hello wello'.indexOf('elbo room!!') == -1", true],
+    ['indexOf out of range', "'tacocat'.indexOf('a', 30)", error(/index out of range: 30/)],
+    ['lastIndexOf', "'tacocat'.lastIndexOf('') == 7 && 'tacocat'.lastIndexOf('at') == 5 && 'tacocat'.lastIndexOf('none') == -1", true],
+    ['lastIndexOf offset', "'tacocat'.lastIndexOf('', 3) == 3 && 'tacocat'.lastIndexOf('a', 3) == 1", true],
+    ['lastIndexOf unicode', "'ta©o©αT'.lastIndexOf('©') == 4 && 'ta©o©αT'.lastIndexOf('©', 3) == 2 && 'ta©o©αT'.lastIndexOf('©α', 4) == 4", true],
+    ['lastIndexOf long', "'hello wello'.lastIndexOf('ello', 6) == 1 && 'hello wello'.lastIndexOf('low') == -1 && 'hello wello'.lastIndexOf('hello wello') == 0", true],
+    ['lastIndexOf overlapping', "'bananananana'.lastIndexOf('nana', 7) == 6", true],
+    ['lowerAscii', "'TacoCat'.lowerAscii() == 'tacocat' && 'TacoCÆt Xii'.lowerAscii() == 'tacocÆt xii'", true],
+    ['upperAscii', "'tacoCat'.upperAscii() == 'TACOCAT' && 'tacoCαt'.upperAscii() == 'TACOCαT'", true],
+    ['replace', "'12 days 12 hours'.replace('{0}', '2') == '12 days 12 hours' && '{0} days {0} hours'.replace('{0}', '2') == '2 days 2 hours'", true],
+    ['replace n', "'{0} days {0} hours'.replace('{0}', '2', 1).replace('{0}', '23') == '2 days 23 hours'", true],
+    ['replace unicode', "'1 ©αT taco'.replace('αT', 'o©α') == '1 ©o©α taco'", true],
+    ['split', "'hello world'.split(' ')", ['hello', 'world']],
+    ['split n=0', "'hello world events!'.split(' ', 0)", []],
+    ['split n=1', "'hello world events!'.split(' ', 1)", ['hello world events!']],
+    ['split n=2', "'hello world events!'.split(' ', 2)", ['hello', 'world events!']],
+    ['split unicode', "'o©o©o©o'.split('©', -1)", ['o', 'o', 'o', 'o']],
+    ['substring', "'tacocat'.substring(4) == 'cat' && 'tacocat'.substring(0, 4) == 'taco'", true],
+    ['substring unicode', "'ta©o©αT'.substring(2, 6) == '©o©α' && 'ta©o©αT'.substring(7, 7) == ''", true],
+    ['substring out of range', "'tacocat'.substring(40)", error(/index out of range: 40/)],
+    ['substring inverted', "'tacocat'.substring(4, 3)", error(/invalid substring range. start: 4, end: 3/)],
+    ['trim', "' \\f\\n\\r\\t\\vtext  '.trim() == 'text' && '\\u0085\\u00a0\\u1680text'.trim() == 'text'", true],
+    ['trim keeps zero-width characters', "'\\u200b\\u200ctext'.trim() == '\\u200b\\u200ctext'", true],
+    ['join', "['x', 'y'].join() == 'xy' && ['x', 'y'].join('-') == 'x-y' && [].join() == '' && [].join('-') == ''", true],
+    ['quote', 'strings.quote("first\\nsecond") == "\\"first\\\\nsecond\\"" && strings.quote("verbatim") == "\\"verbatim\\""', true],
+    ['format %s %d', '"%s has %d items".format([dyn("cart"), 3])', 'cart has 3 items'],
+    ['format %f', '"%.2f and %f".format([1.2345, 2.5])', '1.23 and 2.500000'],
+    ['format %e', '"%e".format([1234.5])', '1.234500e+03'],
+    ['format radix', '"%x %X %b %o".format([255, 255, 5, 8])', 'ff FF 101 10'],
+    ['format lists', '"%s".format([[dyn(1), "a"]])', '[1, "a"]'],
+    ['format %%', '"100%%".format([])', '100%'],
+    ['format missing argument', '"%s %s".format(["a"])', error(/index 1 out of range/)],
+    ['format %d of a string', '"%d".format(["a"])', error(/%d requires an int/)],
+  ]);
+});
