@@ -11,6 +11,7 @@ export { kubernetesDialect, MUTATION_TARGET } from './dialect.js';
 export { loadKubernetesPolicies, type KubernetesLoadOptions } from './load.js';
 export { ParamCache, type ParamLookup, type ParamQuery } from './vap/params.js';
 export { VALIDATION_FAILURE_ANNOTATION } from './vap/answer.js';
+export { validatingPolicyResults, type ValidatingPolicyResult } from './kyverno/results.js';
 export { toAdmissionInput, NAMESPACE_NAME_LABEL } from './toInput.js';
 export { toAdmissionResponse, FAILED_OPEN_ANNOTATION, type FailurePolicy, type ResponseOptions } from './toResponse.js';
 export { NamespaceCache, type NamespaceLabelsLookup, type NamespaceWatchEvent } from './namespaces.js';
