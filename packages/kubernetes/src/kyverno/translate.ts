@@ -112,12 +112,14 @@ export function translateKyverno(
     for (const v of variants) {
       const template = templateOf(v.name, kind, v.spec, policy);
       const variant: KyvernoVariant = { policy, kind, name: v.name, matchConstraints: v.spec['matchConstraints'] as Doc, ...(v.autogen ? { autogen: v.autogen } : {}) };
-      // Autogen variants map their problems onto the policy as written (same structure; the match block is generated).
+      // Autogen variants map their problems onto the policy as written (same structure; the match block is generated),
+      // and repeat none that the policy itself has.
       const path = (pointer: string) => policyPath(pointer);
+      const variantOf = v.autogen === undefined ? {} : { variant: true };
       if (!applies(policy, options.mode)) {
         // Not evaluated in this mode (evaluation.admission/background.enabled: false); its logic is still checked.
         options.found(variant, template, undefined);
-        units.push({ template: { document: template, origin: i, path }, policies: [] });
+        units.push({ template: { document: template, origin: i, path, ...variantOf }, policies: [] });
         continue;
       }
       const constraint: PolicyDocument = {
@@ -133,10 +135,11 @@ export function translateKyverno(
       options.found(variant, template, constraint);
       const inMatch = policy.namespace === undefined ? '/spec/match' : '/spec/match/all/0';
       units.push({
-        template: { document: template, origin: i, path },
+        template: { document: template, origin: i, path, ...variantOf },
         policies: [{
           document: constraint,
           origin: i,
+          ...variantOf,
           path: (pointer) => (v.autogen === undefined && pointer.startsWith(inMatch) ? pointer.replace(inMatch, '/spec/matchConstraints') : '/spec/matchConstraints'),
         }],
       });
