@@ -10,6 +10,7 @@ import { exercise, type GroupResult } from './src/method.js';
 import { renderChart } from './src/chart.js';
 import { renderReport } from './src/report-render.js';
 import { groupTable, scaleTable, targetsTable } from './src/table.js';
+import { hostileGlobWorkload, hostileRegexWorkload } from './src/workloads/hostile.js';
 import { loadWorkload } from './src/workloads/load.js';
 import { reviewWorkload } from './src/workloads/review.js';
 import { vapWorkload } from './src/workloads/vap.js';
@@ -40,6 +41,15 @@ describe('workload 2 (scale)', () => {
     expect(group.info?.['constraints']).toBe(n);
     expect(Number(group.info?.['matchedPerInput'])).toBeGreaterThan(0);
     for (const c of group.cases) await exercise(c, 3);
+  });
+});
+
+describe('workload 6 (hostile inputs)', () => {
+  it('passes the sanity checks (benign inputs match, hostile ones do not) and runs every case a few times', async () => {
+    for (const group of [hostileRegexWorkload(), hostileGlobWorkload()]) {
+      expect(group.cases.filter((c) => c.reference)).toHaveLength(1);
+      for (const c of group.cases) await exercise(c, 2);
+    }
   });
 });
 

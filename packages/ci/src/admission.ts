@@ -3,7 +3,7 @@
  * admission requests (one job, a list, or JSON text) in the proposal's
  * response shape. One bad job never spoils the answers for the others.
  */
-import { PolicyLoadError, type PolicySource } from '@verdict/core';
+import { PolicyLoadError, type EvaluationLimits, type PolicySource } from '@verdict/core';
 import { describe, JobAdmissionError } from './errors.js';
 import { isObject } from './check.js';
 import { runChain, type ChainResult, type LevelExplanation } from './chain.js';
@@ -35,6 +35,12 @@ export interface JobAdmissionOptions {
    * ids can be accepted or rejected.
    */
   runners?: readonly Runner[] | (() => readonly Runner[]);
+  /**
+   * Bounds of one evaluation at every level whose policies are text or
+   * documents: core's `costBudget` (a job that exceeds it is rejected),
+   * `maxViolations` (reasons listed, then "and N more") and `maxMessageLength`.
+   */
+  limits?: EvaluationLimits;
 }
 
 /** One job's answer, exactly in the proposal's shape (`tags` and `runners` only when not empty). */
@@ -83,7 +89,7 @@ export interface JobAdmission {
 
 const RANK: Readonly<Record<Level, number>> = { project: 0, group: 1, instance: 2 };
 
-function compileChain(chain: unknown): CompiledLevel[] {
+function compileChain(chain: unknown, limits: EvaluationLimits | undefined): CompiledLevel[] {
   if (!Array.isArray(chain)) throw new JobAdmissionError('INVALID_CHAIN', `"chain" must be a list of levels {level, policies} (got ${describe(chain)})`, { path: '/chain' });
   let previous: Level | undefined;
   return chain.map((entry: unknown, i): CompiledLevel => {
@@ -106,7 +112,7 @@ function compileChain(chain: unknown): CompiledLevel[] {
       throw new JobAdmissionError('INVALID_CHAIN', `chain[${i}].policies must be YAML/JSON text, a list of policy documents or a compiled policy set (got ${describe(policies)})`, { path: `${at}/policies` });
     }
     try {
-      const set = loadJobPolicies(policies as PolicySource, { source: name });
+      const set = loadJobPolicies(policies as PolicySource, { source: name, ...(limits ? { limits } : {}) });
       if (set.mutationTarget !== '') {
         throw new JobAdmissionError('INVALID_CHAIN', `chain[${i}].policies were compiled with mutationTarget "${set.mutationTarget}"; CI policies patch the job input root: compile them with loadJobPolicies`, { path: `${at}/policies` });
       }
@@ -145,7 +151,7 @@ function toResponse(id: JobId | null, result: Pick<ChainResult, 'admission' | 'r
  */
 export function createJobAdmission(options: JobAdmissionOptions): JobAdmission {
   if (!isObject(options)) throw new JobAdmissionError('INVALID_CHAIN', `createJobAdmission takes {chain, runners?} (got ${describe(options)})`);
-  const levels = compileChain(options.chain);
+  const levels = compileChain(options.chain, options.limits);
   const source = options.runners;
   const fixed = typeof source === 'function' || source === undefined ? undefined : checkInventory(source);
   const inventory = (): InventoryRunner[] | undefined => (typeof source === 'function' ? checkInventory(source(), '/runners()') : fixed);

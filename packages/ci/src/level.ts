@@ -60,6 +60,8 @@ export function join(parts: readonly string[]): string {
 
 function rejectionReason(decision: Decision, name: string): string {
   const parts = decision.violations.filter((v) => v.enforcementAction === 'deny').map((v) => v.message);
+  const omitted = decision.omitted?.denials ?? 0;
+  if (omitted > 0) parts.push(`and ${omitted} more violation${omitted === 1 ? '' : 's'}`);
   for (const e of decision.errors) {
     // First line only: some engine messages append a multi-line dump of the document.
     const message = e.message.split('\n')[0]!;

@@ -3,7 +3,7 @@
  * addressed from the job input's root, plus load-time checks of the reserved
  * parameters `runners` and `reason` in every document that carries them.
  */
-import { compileTemplate, loadPolicySet, type MatchDialect, type PolicySet, type PolicySource } from '@verdict/core';
+import { compileTemplate, loadPolicySet, type EvaluationLimits, type MatchDialect, type PolicySet, type PolicySource } from '@verdict/core';
 import type { JobAdmissionError } from './errors.js';
 import { ciMatchDialect } from './match.js';
 import { readRunnerRule } from './runners.js';
@@ -13,6 +13,12 @@ export interface LoadJobPoliciesOptions {
   source?: string;
   /** Further match dialects, besides the CI one. */
   dialects?: readonly MatchDialect[];
+  /**
+   * Bounds of one evaluation (core's `costBudget`, `maxViolations`,
+   * `maxMessageLength`); not allowed with a compiled set. A job whose
+   * evaluation exceeds the cost budget is rejected.
+   */
+  limits?: EvaluationLimits;
 }
 
 /** Issues with the reserved parameters `runners` and `reason` in one parameter set (paths relative to it). */
@@ -45,6 +51,7 @@ function reservedParameterIssues(parameters: Readonly<Record<string, unknown>>):
  */
 export function loadJobPolicies(source: PolicySource, options: LoadJobPoliciesOptions = {}): PolicySet {
   return loadPolicySet(source, {
+    ...options.limits,
     dialects: [ciMatchDialect, ...(options.dialects ?? [])],
     mutationTarget: '',
     checkParameters: reservedParameterIssues,

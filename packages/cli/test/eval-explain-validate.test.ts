@@ -12,6 +12,14 @@ describe('verdict eval', () => {
     expect(review.response).toMatchObject({ allowed: false, status: { code: 403, message: '[memory-limit-enforcement] container app memory limit 40Gi must be at most 16Gi' } });
   }, 60_000);
 
+  it('applies --cost-budget: a Pod that needs more units fails with a 500 under failurePolicy Fail', async () => {
+    const run = await verdict(['eval', ...K8S, '--namespace-labels', 'field.cattle.io/projectId=web', '--cost-budget', '1']);
+    expect(run.code).toBe(1);
+    const review = JSON.parse(run.stdout) as { response: { status: { code: number; message: string } } };
+    expect(review.response.status).toMatchObject({ code: 500, message: expect.stringMatching(/exceeded the cost budget of 1 units/) });
+    expect(await verdict(['eval', ...K8S, '--cost-budget', 'lots'])).toMatchObject({ code: 2, stderr: expect.stringMatching(/--cost-budget must be a positive whole number of units \(got "lots"\)/) });
+  }, 60_000);
+
   it('prints a text summary, and exits 0 when allowed', async () => {
     const run = await verdict(['eval', ...K8S, '--namespace-labels', 'field.cattle.io/projectId=64g-team', '-o', 'text']);
     expect(run).toMatchObject({ code: 0, stdout: 'ALLOWED (kubernetes)\n' });

@@ -6,6 +6,7 @@
  * parameterSelection entry, glob and regex patterns, and the selector index.
  */
 import type { CelOptions } from './cel/context.js';
+import { DEFAULT_COST_BUDGET } from './budget.js';
 import { PolicyLoadError, VerdictError, type Problem, type ProblemCode } from './errors.js';
 import { validateDocumentShape, type DocumentShape } from './schema.js';
 import { LogicCompiler } from './logic/compile.js';
@@ -53,6 +54,42 @@ export interface CompileOptions {
    * list follows `onParameterSelectionNoMatch`; a throw is an error of the policy (its `failurePolicy` decides).
    */
   parameterSets?: (policy: { readonly kind: string; readonly name: string; readonly document: object }) => ParameterSetResolver | undefined;
+  /**
+   * Cost budget of one `evaluate` call, in units (about one per list element
+   * visited, one per ten characters scanned or built; docs/security.md).
+   * Default {@link DEFAULT_COST_BUDGET} (10,000,000); `Infinity` disables it.
+   * An evaluation that exceeds it stops with a `BUDGET_EXCEEDED` error.
+   */
+  costBudget?: number;
+  /**
+   * Most violations (and, separately, warnings) one decision lists; the rest are
+   * counted in `decision.omitted`. Default 100.
+   */
+  maxViolations?: number;
+  /** Longest violation message, in characters (UTF-16 code units); longer ones end with "…". Default 4096. */
+  maxMessageLength?: number;
+}
+
+/** Default of {@link CompileOptions.maxViolations}. */
+const DEFAULT_MAX_VIOLATIONS = 100;
+/** The options of {@link CompileOptions} that bound one evaluation; adapters accept them as `limits`. */
+export type EvaluationLimits = Pick<CompileOptions, 'costBudget' | 'maxViolations' | 'maxMessageLength'>;
+const LIMIT_KEYS = ['costBudget', 'maxViolations', 'maxMessageLength'] as const;
+
+/** Whether `options` sets any of the {@link EvaluationLimits}. */
+export function hasLimits(options: CompileOptions): boolean {
+  return LIMIT_KEYS.some((k) => options[k] !== undefined);
+}
+/** Default of {@link CompileOptions.maxMessageLength}. */
+const DEFAULT_MAX_MESSAGE_LENGTH = 4096;
+
+/** A positive number option (or `Infinity` when `infinite`), else a clear error. */
+function limitOption(options: CompileOptions, key: 'costBudget' | 'maxViolations' | 'maxMessageLength', fallback: number, integer: boolean): number {
+  const value = options[key];
+  if (value === undefined) return fallback;
+  const ok = typeof value === 'number' && (value === Number.POSITIVE_INFINITY || (value > 0 && (!integer || Number.isInteger(value))));
+  if (!ok) throw new VerdictError('INVALID_INPUT', `${key} must be a positive ${integer ? 'integer' : 'number'} or Infinity (got ${JSON.stringify(value) ?? String(value)})`);
+  return value;
 }
 
 /** Gives the parameter objects a policy is evaluated with, for one input (see {@link CompileOptions.parameterSets}). */
@@ -320,6 +357,11 @@ export function compilePolicies(documents: readonly unknown[], options: CompileO
   } catch (error) {
     throw new VerdictError('INVALID_INPUT', `mutationTarget: ${(error as Error).message}`);
   }
+  const costBudget = limitOption(options, 'costBudget', DEFAULT_COST_BUDGET, false);
+  const limits = {
+    violations: limitOption(options, 'maxViolations', DEFAULT_MAX_VIOLATIONS, true),
+    messageLength: Math.max(2, limitOption(options, 'maxMessageLength', DEFAULT_MAX_MESSAGE_LENGTH, true)),
+  };
   const loader = new Loader(documents, options);
   loader.run();
   if (loader.problems.length > 0) {
@@ -331,5 +373,5 @@ export function compilePolicies(documents: readonly unknown[], options: CompileO
   const policies = loader.policies.sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
   policies.forEach((p, ordinal) => (p.ordinal = ordinal));
   const index = new PolicyIndex(policies.map((item) => ({ item, hints: item.match.hints })));
-  return new PolicySet(policies, index, { target, dialects: options.dialects ?? [] });
+  return new PolicySet(policies, index, { target, dialects: options.dialects ?? [], costBudget, limits });
 }

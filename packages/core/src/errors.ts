@@ -17,6 +17,8 @@ export type VerdictErrorCode =
   | 'EVALUATION'
   /** An input or document exceeds a configured size limit. */
   | 'TOO_LARGE'
+  /** A glob or regular expression cannot be compiled, or cannot run in linear time (`PatternError`). */
+  | 'INVALID_PATTERN'
   /** A bug or an unexpected condition in verdict itself. */
   | 'INTERNAL';
 

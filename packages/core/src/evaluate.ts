@@ -5,20 +5,24 @@
  * Evaluation is synchronous, deterministic and never throws.
  */
 import type { CompiledEntry, CompiledPolicy, Variant } from './compile.js';
-import { BudgetExceeded, UNMETERED } from './budget.js';
+import { BudgetExceeded, CostMeter } from './budget.js';
 import { lintPolicies, type LintFinding } from './lint.js';
 import type { Scope } from './logic/scope.js';
 import { mergeParameters } from './merge.js';
-import { mutatePhase, Run, validatePhase, type Active } from './phases.js';
+import type { CowDocument, PatchOperation } from './mutate.js';
+import { mutatePhase, omittedOf, passBudget, Run, validatePhase, type Active, type RunLimits } from './phases.js';
 import type { SelectorNode } from './selectors/node.js';
 import type { PolicyIndex } from './selectors/policy-index.js';
 import type { MatchDialect } from './selectors/types.js';
-import type { Decision, DecisionErrorCode, EvaluateOptions, PolicyInfo, PolicyTrace, SelectionTrace } from './types.js';
+import type { Decision, DecisionError, DecisionErrorCode, EvaluateOptions, PolicyInfo, PolicyTrace, SelectionTrace } from './types.js';
 import { deepClone, deepFreeze, describeType, isPlainObject, toPointer } from './util/object.js';
 
 interface Settings {
   target: string[];
   dialects: readonly MatchDialect[];
+  /** Units one evaluation may spend. */
+  costBudget: number;
+  limits: RunLimits;
 }
 
 function mismatch(node: SelectorNode) {
@@ -76,17 +80,24 @@ export class PolicySet {
   private run(input: Record<string, unknown>, options: EvaluateOptions): Decision {
     const explain = options.explain === true;
     const candidates = explain ? this.compiled : this.index.candidates(input);
-    const run = new Run();
+    const meter = new CostMeter(this.settings.costBudget);
+    const run = new Run(this.settings.limits, meter);
     const active: Active[] = [];
-    for (let c = 0; c < candidates.length; c++) {
-      const runs = this.select(candidates[c]!, input, run, explain);
-      for (let r = 0; r < runs.length; r++) active.push(runs[r]!);
+    let doc: CowDocument | undefined;
+    let patch: PatchOperation[] = [];
+    try {
+      for (let c = 0; c < candidates.length; c++) {
+        const runs = this.select(candidates[c]!, input, run, explain);
+        for (let r = 0; r < runs.length; r++) active.push(runs[r]!);
+      }
+      if (options.mutate !== false) ({ doc, patch } = mutatePhase(active, input, this.settings.target, run));
+      let finalInput = doc ? doc.root : input;
+      if (doc && patch.length > 0 && options.refresh) finalInput = options.refresh(finalInput, doc.current());
+      validatePhase(active, finalInput, run);
+    } catch (error) {
+      if (!(error instanceof BudgetExceeded)) throw error;
+      return exceeded(run, error, { skipped: this.compiled.length - candidates.length, cost: meter.spent });
     }
-
-    const { doc, patch } = options.mutate !== false ? mutatePhase(active, input, this.settings.target, run) : { doc: undefined, patch: [] };
-    let finalInput = doc ? doc.root : input;
-    if (doc && patch.length > 0 && options.refresh) finalInput = options.refresh(finalInput, doc.current());
-    validatePhase(active, finalInput, run);
 
     const decision: Decision = {
       allowed: run.allowed,
@@ -96,15 +107,18 @@ export class PolicySet {
       patch,
       trace: run.trace,
       skipped: this.compiled.length - candidates.length,
+      cost: meter.spent,
     };
     if (patch.length > 0 && doc) decision.mutated = doc.current();
     if (run.annotations.length > 0) decision.annotations = run.annotations;
+    const omitted = omittedOf(run);
+    if (omitted) decision.omitted = omitted;
     return decision;
   }
 
   /** Matching, parameterSelection and matchConditions for one policy; adds a run to `out` per parameter set that applies. */
   private select(policy: CompiledPolicy, input: Record<string, unknown>, run: Run, explain: boolean): readonly Active[] {
-    const scope: Scope = { input, parameters: policy.base.parameters, element: undefined, hasElement: false, overlay: true, meter: UNMETERED };
+    const scope: Scope = { input, parameters: policy.base.parameters, element: undefined, hasElement: false, overlay: true, meter: run.meter };
     // `rules` is added last so that a serialised trace reads: match, selection, parameters, rules, patch.
     const trace = { policy: policy.name, kind: policy.kind, enforcementAction: policy.enforcementAction, matched: false } as PolicyTrace;
     run.trace.push(trace);
@@ -141,6 +155,7 @@ export class PolicySet {
       failed = policy.match.test(scope);
     } catch (error) {
       trace.error = (error as Error).message;
+      passBudget(error, policy);
       run.fail(policy, 'MATCH_ERROR', `unable to match: ${trace.error}`);
       return false;
     }
@@ -160,6 +175,7 @@ export class PolicySet {
         matched = policy.behavior === 'MatchFirst' ? this.firstEntry(policy, scope, mismatches) : this.allEntries(policy, scope, mismatches);
       } catch (error) {
         trace.error = (error as Error).message;
+        passBudget(error, policy);
         run.fail(policy, 'MATCH_ERROR', `unable to match parameterSelection: ${trace.error}`);
         return false;
       }
@@ -240,7 +256,7 @@ function noMatch(policy: CompiledPolicy, run: Run, why: string): boolean {
     case 'allow':
       return false;
     case 'warn':
-      run.warnings.push(`[${policy.name}] ${why}; the policy was not evaluated`);
+      run.warn(`[${policy.name}] ${why}; the policy was not evaluated`);
       return false;
     case 'deny':
       run.violate(policy, 'parameterSelection', policy.parameterSets
@@ -287,6 +303,25 @@ function matchConditions(a: Active, run: Run): boolean {
 }
 
 const NONE: readonly Active[] = [];
+
+/** The decision of an evaluation stopped by its budget: what was found so far, not allowed, no patch. */
+function exceeded(run: Run, error: BudgetExceeded, counts: { skipped: number; cost: number }): Decision {
+  const where = error.policy ? ` in ${error.rule === undefined ? 'the match' : `rule "${error.rule}"`} of ${error.policy.kind} "${error.policy.name}"` : '';
+  const e: DecisionError = {
+    code: 'BUDGET_EXCEEDED',
+    message: `evaluation stopped${where}: it exceeded the cost budget of ${error.limit} units (the input is too large or too deep for these policies; raise costBudget at compilePolicies if it is legitimate)`,
+  };
+  if (error.policy) {
+    e.policy = error.policy.name;
+    e.kind = error.policy.kind;
+  }
+  if (error.rule !== undefined) e.rule = error.rule;
+  run.errors.push(e);
+  const decision: Decision = { allowed: false, violations: run.violations, warnings: run.warnings, errors: run.errors, patch: [], trace: run.trace, ...counts };
+  const omitted = omittedOf(run);
+  if (omitted) decision.omitted = omitted;
+  return decision;
+}
 
 function errorDecision(code: DecisionErrorCode, message: string): Decision {
   return { allowed: false, violations: [], warnings: [], errors: [{ code, message }], patch: [], trace: [], skipped: 0 };

@@ -6,7 +6,8 @@
  * @packageDocumentation
  */
 export { parsePolicyDocuments, sourceLocation, type ParseOptions, type PolicyDocument } from './parse.js';
-export { compilePolicies, type CompileOptions, type ParameterSetResolver } from './compile.js';
+export { compilePolicies, type CompileOptions, type EvaluationLimits, type ParameterSetResolver } from './compile.js';
+export { DEFAULT_COST_BUDGET } from './budget.js';
 export type { DocumentTranslator, TranslatedDocument, TranslatedUnit, TranslationContext } from './translate.js';
 export { loadPolicySet, type PolicySource } from './load.js';
 export { PolicySet } from './evaluate.js';
@@ -29,8 +30,9 @@ export type { CelProfile, FailedValidation } from './cel/rule.js';
 export { ComparisonError } from './logic/compare.js';
 export { parseQuantity } from './quantity.js';
 export { parseImageReference, type ImageReference } from './logic/image.js';
-export { globMatcher, anyGlobMatcher, isGlob, type StringMatcher } from './glob.js';
+export { globMatcher, anyGlobMatcher, isGlob, type StringMatcher } from './patterns/glob.js';
 export { compileRegex, type LinearRegex } from './patterns/regex.js';
+export { PatternError } from './patterns/error.js';
 export { compileTemplate, renderValue, MISSING, type CompiledTemplate } from './template.js';
 export { documentSchema, type JsonSchemaDocument } from './schema.js';
 export { closest, didYouMean } from './util/suggest.js';

@@ -6,6 +6,7 @@
  * so the emitted patch applies cleanly to the original object.
  */
 import jsonpatch from 'fast-json-patch';
+import { UNMETERED, type CostMeter } from './budget.js';
 import { compileTemplate, TemplateSyntaxError, type CompiledTemplate, type PathResolver } from './template.js';
 import { deepFreeze, escapePointerSegment, FORBIDDEN_KEYS, isPlainObject, parsePointer, toPointer } from './util/object.js';
 
@@ -158,7 +159,7 @@ export class CowDocument {
   }
 
   /** Makes every container on `segments` (absolute) a private copy; creates missing ones when `create`. */
-  private prepare(segments: readonly string[], create: boolean, emit: PatchOperation[]): void {
+  private prepare(segments: readonly string[], create: boolean, emit: PatchOperation[], meter: CostMeter): void {
     if (!this.owned.has(this.root)) {
       this.root = { ...this.root };
       this.owned.add(this.root);
@@ -177,6 +178,7 @@ export class CowDocument {
         holder[key] = child;
         if (i >= this.target.length) emit.push({ op: 'add', path: toPointer(segments.slice(this.target.length, i + 1)), value: Array.isArray(child) ? [] : {} });
       } else if (typeof child === 'object' && !this.owned.has(child)) {
+        if (Array.isArray(child)) meter.spend(child.length);
         child = Array.isArray(child) ? [...child] : { ...(child as Record<string, unknown>) };
         this.owned.add(child as object);
         holder[key] = child;
@@ -186,8 +188,12 @@ export class CowDocument {
     }
   }
 
-  /** Applies one compiled operation; emitted operations are appended to `emit`. Throws on failure. */
-  apply(op: CompiledPatchOp, resolve: PathResolver, emit: PatchOperation[]): void {
+  /**
+   * Applies one compiled operation; emitted operations are appended to `emit`.
+   * Spends 1 unit per operation and 1 per element of each list it copies. Throws on failure.
+   */
+  apply(op: CompiledPatchOp, resolve: PathResolver, emit: PatchOperation[], meter: CostMeter = UNMETERED): void {
+    meter.spend(1);
     const rel = resolvePath(op.path, resolve);
     const abs = [...this.target, ...rel];
     const out: PatchOperation = { op: op.op, path: toPointer(rel) };
@@ -199,8 +205,8 @@ export class CowDocument {
     }
     if (op.value) out.value = op.value(resolve);
     if (op.op !== 'test') {
-      this.prepare(abs, op.op === 'add' || op.op === 'copy' || op.op === 'move', emit);
-      if (from && op.op === 'move') this.prepare(from, false, emit);
+      this.prepare(abs, op.op === 'add' || op.op === 'copy' || op.op === 'move', emit, meter);
+      if (from && op.op === 'move') this.prepare(from, false, emit, meter);
     }
     let result: ReturnType<typeof jsonpatch.applyOperation>;
     try {

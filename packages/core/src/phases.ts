@@ -4,14 +4,13 @@
  * {@link Run} collects what the decision reports.
  */
 import { computedVariables, type CelProfile, type FailedValidation } from './cel/rule.js';
-import { BudgetExceeded } from './budget.js';
+import { BudgetExceeded, type CostMeter } from './budget.js';
 import { ComparisonError } from './logic/compare.js';
 import { truthy, rootStep, type Fn, type Scope } from './logic/scope.js';
-import type { CompiledPolicy } from './compile.js';
-import type { CompiledValidate } from './template-unit.js';
+import type { CompiledPolicy, CompiledValidate } from './compile.js';
 import { CowDocument, type PatchOperation } from './mutate.js';
 import type { PathResolver } from './template.js';
-import type { Annotation, DecisionError, DecisionErrorCode, PolicyTrace, RuleTrace, Violation } from './types.js';
+import type { Annotation, Decision, DecisionError, DecisionErrorCode, PolicyTrace, RuleTrace, Violation } from './types.js';
 import { describeType, ownGet, toPointer } from './util/object.js';
 
 /** A policy whose rules run, with its scope (parameters chosen) and trace. */
@@ -33,6 +32,40 @@ function resolverFor(scope: Scope): PathResolver {
   };
 }
 
+/**
+ * Lets a {@link BudgetExceeded} through a catch-all handler, recording where
+ * it happened (the first policy and rule it passes); any other error returns.
+ */
+export function passBudget(error: unknown, policy: CompiledPolicy, rule?: string): void {
+  if (!(error instanceof BudgetExceeded)) return;
+  if (!error.policy) {
+    error.policy = { name: policy.name, kind: policy.kind };
+    if (rule !== undefined) error.rule = rule;
+  }
+  throw error;
+}
+
+/** How much one decision carries (see `CompileOptions`). */
+export interface RunLimits {
+  violations: number;
+  messageLength: number;
+}
+
+/** Cuts `message` to `max` characters, ending with "…" (never splitting a surrogate pair). */
+export function capMessage(message: string, max: number): string {
+  if (message.length <= max) return message;
+  let end = Math.max(0, max - 1);
+  const code = message.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${message.slice(0, end)}…`;
+}
+
+/** `decision.omitted`, when something was left out. */
+export function omittedOf(run: Run): Decision['omitted'] {
+  if (run.omittedViolations === 0 && run.omittedWarnings === 0) return undefined;
+  return { violations: run.omittedViolations, denials: run.omittedDenials, warnings: run.omittedWarnings };
+}
+
 /** What a decision collects while policies run. */
 export class Run {
   allowed = true;
@@ -40,14 +73,32 @@ export class Run {
   readonly warnings: string[] = [];
   readonly errors: DecisionError[] = [];
   readonly trace: PolicyTrace[] = [];
+  /** Violations (of which deny-enforced) and warnings found but not listed, beyond `limits.violations`. */
+  omittedViolations = 0;
+  omittedDenials = 0;
+  omittedWarnings = 0;
+
+  /** @param meter the evaluation's cost meter, shared by every policy's scope */
+  constructor(readonly limits: RunLimits, readonly meter: CostMeter) {}
+
   readonly annotations: Annotation[] = [];
 
-  violate(policy: CompiledPolicy, rule: string, message: string, extra?: Pick<Violation, 'path' | 'validation' | 'reason' | 'parameterSet'>): void {
+  violate(policy: CompiledPolicy, rule: string, message: string, extra?: Details): void {
+    if (policy.enforcementAction === 'deny') this.allowed = false;
+    else if (policy.enforcementAction === 'warn') this.warn(`[${policy.name}] ${message}`);
+    if (this.violations.length >= this.limits.violations) {
+      this.omittedViolations++;
+      if (policy.enforcementAction === 'deny') this.omittedDenials++;
+      return;
+    }
     const v: Violation = { policy: policy.name, kind: policy.kind, rule, message, enforcementAction: policy.enforcementAction };
     if (extra) Object.assign(v, extra);
     this.violations.push(v);
-    if (policy.enforcementAction === 'deny') this.allowed = false;
-    else if (policy.enforcementAction === 'warn') this.warnings.push(`[${policy.name}] ${message}`);
+  }
+
+  warn(message: string): void {
+    if (this.warnings.length >= this.limits.violations) this.omittedWarnings++;
+    else this.warnings.push(message);
   }
 
   /** Records an error of `policy`; `at` names the rule (a string) or the rule and the parameter set. */
@@ -63,7 +114,24 @@ export class Run {
     }
     this.errors.push(e);
     if (policy.enforcementAction === 'deny') this.allowed = false;
-    else if (policy.enforcementAction === 'warn') this.warnings.push(`[${policy.name}] ${message}`);
+    else if (policy.enforcementAction === 'warn') this.warn(`[${policy.name}] ${message}`);
+  }
+
+  /**
+   * A failed validate rule. Its message is rendered (charged by its length,
+   * then capped) only when the decision will list it.
+   */
+  ruleFailed(a: Active, rule: CompiledValidate, element?: number): void {
+    const { policy, scope } = a;
+    const max = this.limits.violations;
+    if (this.violations.length >= max && (policy.enforcementAction !== 'warn' || this.warnings.length >= max)) {
+      this.violate(policy, rule.name, '');
+      return;
+    }
+    const message = messageOf(rule, scope, policy.template.cel.context.profile);
+    scope.meter.spendText(message.length);
+    const path = element === undefined || rule.forEachPath === undefined ? undefined : `${rule.forEachPath}/${element}`;
+    this.violate(policy, rule.name, capMessage(message, this.limits.messageLength), details(rule, a, path));
   }
 }
 
@@ -85,6 +153,7 @@ export function mutatePhase(active: readonly Active[], input: Record<string, unk
       } catch (error) {
         entry.result = 'error';
         entry.message = (error as Error).message;
+        passBudget(error, a.policy, rule.name);
         run.fail(a.policy, 'RULE_ERROR', `mutate rule "${rule.name}": ${entry.message}`, rule.name);
         continue;
       }
@@ -99,11 +168,12 @@ export function mutatePhase(active: readonly Active[], input: Record<string, unk
       const emitted: PatchOperation[] = [];
       try {
         const resolve = resolverFor(a.scope);
-        for (const op of rule.patch) doc.apply(op, resolve, emitted);
+        for (const op of rule.patch) doc.apply(op, resolve, emitted, a.scope.meter);
       } catch (error) {
         doc.rollback(saved);
         entry.result = 'error';
         entry.message = (error as Error).message;
+        passBudget(error, a.policy, rule.name);
         run.fail(a.policy, 'RULE_ERROR', `mutate rule "${rule.name}" was not applied: ${entry.message}`, rule.name);
         continue;
       }
@@ -197,6 +267,7 @@ export function validatePhase(active: readonly Active[], input: Record<string, u
             continue;
           }
           if (!Array.isArray(list)) throw new Error(`forEach must give a list (got ${describeType(list)})`);
+          scope.meter.spend(list.length);
           let failed = 0;
           try {
             scope.hasElement = true;
@@ -204,7 +275,7 @@ export function validatePhase(active: readonly Active[], input: Record<string, u
               scope.element = list[i];
               if (!holds(rule.rule, scope, entry, i)) {
                 failed++;
-                run.violate(a.policy, rule.name, messageOf(rule, scope, profile), details(rule, a, rule.forEachPath === undefined ? undefined : `${rule.forEachPath}/${i}`));
+                run.ruleFailed(a, rule, i);
               }
             }
           } finally {
@@ -216,11 +287,12 @@ export function validatePhase(active: readonly Active[], input: Record<string, u
           if (failed > 0) entry.result = 'fail';
         } else if (!holds(rule.rule, scope, entry)) {
           entry.result = 'fail';
-          run.violate(a.policy, rule.name, messageOf(rule, scope, profile), details(rule, a, undefined));
+          run.ruleFailed(a, rule);
         }
       } catch (error) {
         entry.result = 'error';
         entry.message = (error as Error).message;
+        passBudget(error, a.policy, rule.name);
         run.fail(a.policy, 'RULE_ERROR', `rule "${rule.name}" failed: ${entry.message}`, { rule: rule.name, parameterSet: a.parameterSet });
       }
       if (profile?.firstFailureOnly === true && (entry.result === 'fail' || entry.result === 'error')) stopped = true;

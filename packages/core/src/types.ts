@@ -45,6 +45,13 @@ export type DecisionErrorCode =
   | 'INVALID_PARAMETERS'
   /** A rule, message or patch failed while evaluating. */
   | 'RULE_ERROR'
+  /**
+   * The evaluation spent its cost budget (`costBudget` of `compilePolicies`) and
+   * stopped where `policy`/`rule` say; later policies were not evaluated. The
+   * decision is not allowed and has no patch; the error has no
+   * `enforcementAction`, so adapters apply their failure policy.
+   */
+  | 'BUDGET_EXCEEDED'
   /** An unexpected failure inside verdict (a bug); the decision fails closed. */
   | 'INTERNAL';
 
@@ -132,6 +139,17 @@ export interface Decision {
   annotations?: Annotation[];
   /** Policies ruled out by the selector index without evaluation (0 with `explain: true`). */
   skipped: number;
+  /**
+   * Units of the cost budget this evaluation spent (see `costBudget` of
+   * `compilePolicies`); absent when the input was rejected before evaluation.
+   */
+  cost?: number;
+  /**
+   * Present only when the decision lists fewer violations or warnings than it
+   * found (`maxViolations` of `compilePolicies`): how many were left out, and
+   * how many of those are deny-enforced. `allowed` accounts for every violation.
+   */
+  omitted?: { violations: number; denials: number; warnings: number };
 }
 
 export interface EvaluateOptions {

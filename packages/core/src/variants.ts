@@ -4,7 +4,7 @@
  * (problems point into the entry or the defaults), frozen; and the glob and
  * regex patterns that rules read from them, compiled ahead of evaluation.
  */
-import { globMatcher } from './glob.js';
+import { globMatcher } from './patterns/glob.js';
 import { UNMETERED } from './budget.js';
 import { compileRegex } from './patterns/regex.js';
 import { pathExists } from './logic/scope.js';

@@ -6,7 +6,7 @@ import { load } from './helpers.js';
 describe('the public surface of @verdict/core', () => {
   it('exports exactly these runtime values (each is tested in this folder)', () => {
     expect(Object.keys(core).sort()).toEqual([
-      'ComparisonError', 'MISSING', 'OPERATION_NAMES', 'PolicyLoadError', 'PolicySet', 'SelectorError', 'VerdictError', 'anyGlobMatcher', 'closest', 'compileCel', 'compileLabelSelector',
+      'ComparisonError', 'DEFAULT_COST_BUDGET', 'MISSING', 'OPERATION_NAMES', 'PatternError', 'PolicyLoadError', 'PolicySet', 'SelectorError', 'VerdictError', 'anyGlobMatcher', 'closest', 'compileCel', 'compileLabelSelector',
       'compileLogic', 'compilePolicies', 'compileRegex', 'compileTemplate', 'didYouMean', 'documentSchema', 'formatLabelSelector', 'formatProblem', 'globMatcher', 'isGlob',
       'labelKeyError', 'labelValueError', 'loadPolicySet', 'matchLabelSelector', 'mergeParameters', 'parseImageReference', 'parseLabelSelector',
       'parsePolicyDocuments', 'parseQuantity', 'renderValue', 'sourceLocation', 'toVerdictError', 'validateLabelSelector',

@@ -35,6 +35,8 @@ describe('label selector matching (apimachinery Requirement.Matches)', () => {
     expect(matches(gt, { n: '9223372036854775807' })).toBe(true);
     expect(matches(gt, {})).toBe(false);
     expect(matches({ matchExpressions: [{ key: 'n', operator: 'Lt', values: ['5'] }] }, { n: '-3' })).toBe(true);
+    expect(matches(gt, { n: `000${'0'.repeat(30)}7` })).toBe(true); // leading zeros, as Go's ParseInt
+    expect(matches(gt, { n: '9'.repeat(1_000_000) })).toBe(false); // refused by length, never parsed
   });
 
   it('ANDs matchLabels and matchExpressions', () => {

@@ -5,7 +5,7 @@
  * compiled with the Kubernetes match dialect, the CEL names admission
  * policies see, and parameters resolved per request.
  */
-import { loadPolicySet, PolicySet, type CelProfile, type ParameterSetResolver, type PolicySource } from '@verdict/core';
+import { loadPolicySet, PolicySet, type CelProfile, type EvaluationLimits, type ParameterSetResolver, type PolicySource } from '@verdict/core';
 import { kubernetesDialect, MUTATION_TARGET } from './dialect.js';
 import { AdmissionError } from './errors.js';
 import { ADMISSION_CEL_NAMES, admissionActivation } from './vap/activation.js';
@@ -30,6 +30,8 @@ export interface KubernetesLoadOptions {
    * as an audit of existing objects), or `all` (as `kyverno test` applies them). Other documents always do.
    */
   evaluation?: EvaluationMode;
+  /** core's evaluation limits (`costBudget`, `maxViolations`, `maxMessageLength`); ignored when `source` is a compiled set. */
+  limits?: EvaluationLimits;
 }
 
 function profile(translated: Translated, template: { document: object }): CelProfile | undefined {
@@ -75,8 +77,9 @@ function parameterSets(translated: Translated, document: object, lookup: ParamLo
  * compiled set (returned as is when it patches `/object`). Compiles with
  * {@link kubernetesDialect}, `mutationTarget: "/object"` and the Kubernetes
  * document translator (ValidatingAdmissionPolicy, its bindings and parameter
- * objects; Gatekeeper ConstraintTemplates with a K8sNativeValidation block).
- * Throws core's `PolicyLoadError` listing every problem.
+ * objects; Gatekeeper ConstraintTemplates with a K8sNativeValidation block),
+ * and `limits` (core's evaluation limits) when given. Throws core's
+ * `PolicyLoadError` listing every problem.
  */
 export function loadKubernetesPolicies(source: PolicySource, options: KubernetesLoadOptions = {}): PolicySet {
   if (source instanceof PolicySet) {
@@ -91,6 +94,7 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
   if (evaluation !== 'admission' && evaluation !== 'background' && evaluation !== 'all') throw new AdmissionError('INVALID_OPTIONS', `evaluation must be "admission", "background" or "all" (got ${JSON.stringify(evaluation)})`);
   const { translator, translated } = kubernetesTranslator(kubernetesDialect, evaluation);
   const set = loadPolicySet(source, {
+    ...options.limits,
     dialects: [kubernetesDialect],
     mutationTarget: MUTATION_TARGET,
     translators: [translator],

@@ -30,6 +30,8 @@ export interface ResponseOptions {
 
 /** Audit annotation key recording errors admitted under failurePolicy Ignore. */
 export const FAILED_OPEN_ANNOTATION = 'failed-open';
+/** Audit annotation key counting warn and audit violations past the decision's `maxViolations`. */
+const OMITTED_ANNOTATION = 'omitted-violations';
 
 const NAME_RE = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
@@ -58,12 +60,15 @@ function truncateRunes(text: string, max: number): string {
   return runes.length <= max ? text : `${runes.slice(0, max - 1).join('')}…`;
 }
 
-/** Warnings the apiserver keeps as they are: no control characters, no duplicates, within its rune budgets. */
-export function sanitizeWarnings(warnings: readonly string[]): string[] {
+/**
+ * Warnings the apiserver keeps as they are: no control characters, no duplicates, within its rune budgets.
+ * `omitted` warnings (left out of the decision already) are counted in the closing "… and N more" line.
+ */
+export function sanitizeWarnings(warnings: readonly string[], omitted = 0): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
   let total = 0;
-  let dropped = 0;
+  let dropped = omitted;
   for (const raw of warnings) {
     const text = truncateRunes(replaceControls(String(raw).replace(LONE_SURROGATE, '\uFFFD')).replace(/ {2,}/g, ' ').trim(), WARNING_RUNES);
     if (text === '' || seen.has(text)) continue;
@@ -129,6 +134,9 @@ export function toAdmissionResponse(uid: string, decision: Decision, options: Re
     if (v.enforcementAction === 'deny') denials.push(`[${v.policy}] ${v.message}`);
     else if (v.enforcementAction === 'audit') record(v.policy, v.message);
   }
+  const omitted = decision.omitted;
+  if (omitted && omitted.denials > 0) denials.push(`… and ${omitted.denials} more violation${omitted.denials === 1 ? '' : 's'} (not listed)`);
+  if (omitted && omitted.violations > omitted.denials) record(OMITTED_ANNOTATION, `${omitted.violations - omitted.denials} more warn or audit violations were not listed`);
   for (const e of decision.errors) {
     if (e.ignored || native?.handled.has(e)) continue; // failurePolicy Ignore, or answered as a ValidatingAdmissionPolicy
     const cel = e.kind === undefined ? undefined : registry?.celKinds.get(e.kind);
@@ -150,7 +158,7 @@ export function toAdmissionResponse(uid: string, decision: Decision, options: Re
   if (failures.length > 0 && failurePolicy === 'Ignore') record(FAILED_OPEN_ANNOTATION, failures.join('\n'));
   for (const [key, value] of Object.entries(native?.auditAnnotations ?? {})) audit.set(annotationKey(key), [value]);
   if (audit.size > 0) response.auditAnnotations = Object.fromEntries([...audit].map(([k, lines]) => [k, lines.join('\n')]));
-  const warnings = sanitizeWarnings(native && native.warnings.length > 0 ? [...decision.warnings, ...native.warnings] : decision.warnings);
+  const warnings = sanitizeWarnings(native && native.warnings.length > 0 ? [...decision.warnings, ...native.warnings] : decision.warnings, decision.omitted?.warnings ?? 0);
   if (warnings.length > 0) response.warnings = warnings;
   if (options.mutating === true && response.allowed && decision.patch.length > 0) {
     response.patchType = 'JSONPatch';

@@ -3,7 +3,7 @@
  * the request, looks up namespace labels (sync or async, with a timeout),
  * evaluates once, and answers in Gatekeeper's form.
  */
-import { PolicySet, type Decision, type PolicySource } from '@verdict/core';
+import { PolicySet, type Decision, type EvaluationLimits, type PolicySource } from '@verdict/core';
 import { loadKubernetesPolicies, type KubernetesLoadOptions } from './load.js';
 import type { ParamCache, ParamLookup } from './vap/params.js';
 import { AdmissionError } from './errors.js';
@@ -53,6 +53,13 @@ export interface AdmissionWebhookOptions {
   mutating?: boolean;
   /** Largest request body `handle` and `listener` read, in bytes (default 6 MiB); larger bodies get HTTP 400. */
   maxBodyBytes?: number;
+  /**
+   * Bounds of one evaluation, applied when `policies` is text or documents:
+   * `costBudget` (units, default 10,000,000; past it the request fails and
+   * `failurePolicy` decides), `maxViolations` (denial lines listed, default
+   * 100, then "… and N more") and `maxMessageLength` (characters per message, default 4096).
+   */
+  limits?: EvaluationLimits;
   /**
    * Called after every review with what was decided (for logs and metrics).
    * `decision` is absent when evaluation could not run; exceptions thrown here are ignored.
@@ -138,7 +145,7 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
     if ((params !== undefined || evaluation !== undefined) && source instanceof PolicySet) {
       throw new AdmissionError('INVALID_OPTIONS', `${params !== undefined ? 'params' : 'evaluation'} cannot be added to a compiled policy set; pass it to loadKubernetesPolicies(source, {…}) when you compile it`);
     }
-    return loadKubernetesPolicies(source, { ...loadOptions, ...(params !== undefined ? { params } : {}), ...(evaluation !== undefined ? { evaluation } : {}) });
+    return loadKubernetesPolicies(source, { ...loadOptions, ...(params !== undefined ? { params } : {}), ...(evaluation !== undefined ? { evaluation } : {}), ...(options.limits ? { limits: options.limits } : {}) });
   };
   /** Swapped whole by `update`; each review reads it once, at its start. */
   let current = load(options.policies);

@@ -4,10 +4,10 @@
  * {@link CheckResult} that says what was expected, what was found, and the
  * part of the trace that explains it.
  */
-import type { PolicyTrace } from '@verdict/core';
+import type { LinearRegex, PolicyTrace } from '@verdict/core';
 import { answerName, type Outcome } from './outcome.js';
 import { formatTrace, type TraceStyle } from './trace.js';
-import { bullets, describeText, textMatches, type TextExpectation } from './text.js';
+import { bullets, describeText, regexText, textMatches, type TextExpectation } from './text.js';
 
 /** The result of one assertion. */
 export interface CheckResult {
@@ -90,7 +90,7 @@ export function checkMessages(outcome: Outcome, expected: readonly TextExpectati
 export function checkDenied(outcome: Outcome, message?: TextExpectation, options: CheckOptions = {}): CheckResult {
   const denied = checkAllowed(outcome, false, options);
   if (message === undefined || !denied.pass) {
-    return message === undefined ? denied : { ...denied, expectation: `denied with ${describeText(message)}`, expected: { allowed: false, denials: [String(message)] } };
+    return message === undefined ? denied : { ...denied, expectation: `denied with ${describeText(message)}`, expected: { allowed: false, denials: [typeof message === 'string' ? message : regexText(message)] } };
   }
   return { ...checkMessages(outcome, [message], options), expectation: `denied with ${describeText(message)}` };
 }
@@ -184,20 +184,21 @@ export function checkAdmission(outcome: Outcome, expected: 'accepted' | 'rejecte
  * prefix; every message when absent) is at least one (`yes`), zero (`no`)
  * or exactly `violations`.
  */
-export function checkAssertion(outcome: Outcome, assertion: { violations: 'yes' | 'no' | number; message?: RegExp }, options: CheckOptions = {}): CheckResult {
+export function checkAssertion(outcome: Outcome, assertion: { violations: 'yes' | 'no' | number; message?: RegExp | LinearRegex }, options: CheckOptions = {}): CheckResult {
   const re = assertion.message;
   const matching = outcome.denials.filter((d) => !re || textMatches(d, re) || textMatches(d.replace(/^\[[^\]]*\] /, ''), re));
   const n = matching.length;
   const { violations } = assertion;
   const pass = violations === 'yes' ? n > 0 : violations === 'no' ? n === 0 : n === violations;
   const wanted = violations === 'yes' ? 'at least one' : violations === 'no' ? 'no' : String(violations);
-  const which = re ? ` matching ${String(re)}` : '';
+  const which = re ? ` matching ${regexText(re)}` : '';
+  const source = re instanceof RegExp ? re.source : re?.pattern;
   return withTrace({
     pass,
-    expectation: `violations: ${violations}${re ? `, message: ${re.source}` : ''}`,
+    expectation: `violations: ${violations}${re ? `, message: ${source}` : ''}`,
     message: `expected ${wanted} violation${violations === 1 || violations === 'yes' ? '' : 's'}${which}, but found ${n}; the denial messages were:\n${bullets(outcome.denials)}`,
     negatedMessage: `expected other than ${wanted} violations${which}, but found ${n}`,
-    expected: { violations, ...(re ? { message: re.source } : {}) },
+    expected: { violations, ...(re ? { message: source } : {}) },
     actual: { violations: n, ...(re ? { matching } : {}) },
   }, relevantTrace(outcome, 'denials', options));
 }

@@ -4,7 +4,7 @@
  * evaluator once per policy set, evaluate. Shared by the suite runner and
  * the CLI (`verdict eval` and `verdict explain`).
  */
-import { compilePolicies, parsePolicyDocuments, type PolicyDocument } from '@verdict/core';
+import { compilePolicies, parsePolicyDocuments, type EvaluationLimits, type PolicyDocument } from '@verdict/core';
 import { decisionOutcome, type Outcome } from './outcome.js';
 import type { AdapterName, KubernetesSuiteOptions } from './suite/types.js';
 import { loadAdapter } from './adapters/registry.js';
@@ -36,6 +36,8 @@ export interface AdapterOptions {
   spinnaker?: Record<string, unknown>;
   /** Directory that relative paths inside adapter options are resolved against. */
   baseDir?: string;
+  /** Core's evaluation limits (`costBudget`, `maxViolations`, `maxMessageLength`), given to whichever evaluator answers. */
+  limits?: EvaluationLimits;
 }
 
 /** Answers inputs for one policy set. */
@@ -68,8 +70,8 @@ export function detectAdapter(input: unknown): AdapterName {
   return 'core';
 }
 
-function coreEvaluator(documents: readonly PolicyDocument[]): Evaluator {
-  const set = compilePolicies(documents);
+function coreEvaluator(documents: readonly PolicyDocument[], limits: EvaluationLimits | undefined): Evaluator {
+  const set = compilePolicies(documents, limits);
   return {
     adapter: 'core',
     async evaluate(input) {
@@ -87,7 +89,7 @@ function coreEvaluator(documents: readonly PolicyDocument[]): Evaluator {
  * adapter options.
  */
 export async function createEvaluator(adapter: AdapterName, documents: readonly PolicyDocument[], options: AdapterOptions = {}): Promise<Evaluator> {
-  if (adapter === 'core') return coreEvaluator(documents);
+  if (adapter === 'core') return coreEvaluator(documents, options.limits);
   const create = await loadAdapter(adapter);
   return create(documents, options);
 }
@@ -123,12 +125,13 @@ export type EvaluateInputOptions = InputOptions & AdapterOptions & {
  */
 export async function evaluateInput(policies: string | readonly PolicyDocument[], input: unknown, options: EvaluateInputOptions = {}): Promise<Outcome> {
   const documents = typeof policies === 'string' ? parsePolicyDocuments(policies) : policies;
-  const { as, kubernetes, ci, spinnaker, baseDir, ...inputOptions } = options;
+  const { as, kubernetes, ci, spinnaker, baseDir, limits, ...inputOptions } = options;
   const adapterOptions: AdapterOptions = {};
   if (kubernetes) adapterOptions.kubernetes = kubernetes;
   if (ci) adapterOptions.ci = ci;
   if (spinnaker) adapterOptions.spinnaker = spinnaker;
   if (baseDir) adapterOptions.baseDir = baseDir;
+  if (limits) adapterOptions.limits = limits;
   const evaluator = await createEvaluator(as ?? detectAdapter(input), documents, adapterOptions);
   return evaluator.evaluate(input, inputOptions);
 }

@@ -6,12 +6,12 @@
 import { stringify } from 'yaml';
 import type { CheckResult } from './checks.js';
 import type { TraceStyle } from './trace.js';
-import { indent } from './text.js';
+import { indent, isLinearRegex, regexText } from './text.js';
 import type { CaseResult, SuiteReport } from './suite/types.js';
 
 function yaml(value: unknown): string {
   if (value === undefined) return '(none)';
-  const plain = JSON.parse(JSON.stringify(value, (_k, v: unknown) => (v instanceof RegExp ? String(v) : v)) ?? 'null') as unknown;
+  const plain = JSON.parse(JSON.stringify(value, (_k, v: unknown) => (v instanceof RegExp || isLinearRegex(v) ? regexText(v) : v)) ?? 'null') as unknown;
   return stringify(plain, { lineWidth: 0 }).trimEnd();
 }
 

@@ -1,3 +1,5 @@
+import type { LinearRegex } from '@verdict/core';
+
 /**
  * Small text helpers shared by the matchers, the suite runner and the CLI:
  * message expectations (substring or regular expression), compact one-line
@@ -6,21 +8,34 @@
 
 /**
  * What a message must look like: a string is a case-sensitive substring, a
- * RegExp is tested as is (unanchored, like `gator verify`'s `message`). In
- * suite files a regular expression is written `{regex: "...", flags: "i"}`.
+ * regular expression is tested as is (unanchored, like `gator verify`'s
+ * `message`). In suite files a regular expression is written
+ * `{regex: "...", flags: "i"}` and compiled with core's `compileRegex` (RE2
+ * syntax, linear time, as Gatekeeper's Go regexp); in code a JavaScript
+ * `RegExp` works too.
  */
-export type TextExpectation = string | RegExp;
+export type TextExpectation = string | RegExp | LinearRegex;
 
 /** True when `text` satisfies `expected`. */
 export function textMatches(text: string, expected: TextExpectation): boolean {
   if (typeof expected === 'string') return text.includes(expected);
-  expected.lastIndex = 0;
+  if (expected instanceof RegExp) expected.lastIndex = 0;
   return expected.test(text);
+}
+
+/** A compiled linear regex (`{pattern, flags, test}`), told apart from a JavaScript RegExp. */
+export function isLinearRegex(value: unknown): value is LinearRegex {
+  return typeof value === 'object' && value !== null && !(value instanceof RegExp) && typeof (value as LinearRegex).pattern === 'string' && typeof (value as LinearRegex).test === 'function';
+}
+
+/** `/pattern/flags` for either kind of regular expression. */
+export function regexText(re: RegExp | LinearRegex): string {
+  return re instanceof RegExp ? String(re) : `/${re.pattern}/${re.flags}`;
 }
 
 /** `"memory"` for substrings, `/^deny/i` for regular expressions. */
 export function describeText(expected: TextExpectation): string {
-  return typeof expected === 'string' ? JSON.stringify(expected) : String(expected);
+  return typeof expected === 'string' ? JSON.stringify(expected) : regexText(expected);
 }
 
 const PLAIN = /^[A-Za-z0-9_./@-][A-Za-z0-9_./@:+ -]*$/;
@@ -39,7 +54,7 @@ function render(value: unknown, depth: number): string {
   if (value === undefined) return '(none)';
   if (value === null || typeof value === 'boolean' || typeof value === 'number') return String(value);
   if (typeof value === 'string') return PLAIN.test(value) && !KEYWORD.test(value) && !value.endsWith(' ') ? value : JSON.stringify(value);
-  if (value instanceof RegExp) return String(value);
+  if (value instanceof RegExp || isLinearRegex(value)) return regexText(value);
   if (depth > 6) return '…';
   if (Array.isArray(value)) return `[${value.map((v) => render(v, depth + 1)).join(', ')}]`;
   if (typeof value === 'object') {

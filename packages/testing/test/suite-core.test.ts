@@ -177,7 +177,7 @@ describe('suite files', () => {
         loadSuiteFile('s.verdict.yaml', { cwd: dir });
       } catch (e) {
         expect((e as SuiteError).problems.map((p) => p.message)).toEqual([
-          expect.stringMatching(/^invalid regular expression: .*Unterminated group/),
+          expect.stringMatching(/^invalid regular expression \/\(\/: missing closing \)/),
           'case name "a" is used twice in this suite; names must be unique',
         ]);
       }
@@ -206,6 +206,19 @@ describe('suite files', () => {
       expect(findSuites(['.'], { cwd: dir })).toEqual(['a/b.verdict.yml', 'memory.verdict.yaml']);
       expect(() => findSuites(['nope'], { cwd: dir })).toThrowError('no such file or directory: nope');
       expect(() => findSuites(['inputs'], { cwd: dir })).toThrowError('no *.verdict.yaml suite found under inputs');
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe('issue 10: suite regular expressions run on the linear RE2 engine', () => {
+  it('refuses a backreference with a hint, as gator verify (Go regexp) would', () => {
+    const { dir, cleanup } = tempTree({
+      's.verdict.yaml': 'apiVersion: verdict.dev/v1\nkind: Suite\ncases:\n  - {name: a, input: {}, expect: {assertions: [{violations: yes, message: "(a)\\\\1"}]}}\n',
+    });
+    try {
+      expect(() => loadSuiteFile('s.verdict.yaml', { cwd: dir })).toThrowError(/backreferences cannot run in linear time/);
     } finally {
       cleanup();
     }

@@ -177,6 +177,7 @@ export function checkTargets(groups: readonly AggregatedGroup[]): Target[] {
   } else targets.push({ id: '4', goal: '`compilePolicies` of 1,000 constraints < 1 s and < 100 MB', measured: 'not measured', pass: null });
 
   targets.push(webhookTarget(get('webhook')));
+  targets.push(hostileTarget(get('hostile-regex'), get('hostile-glob')));
   return targets;
 }
 
@@ -204,4 +205,23 @@ export function webhookTarget(hook: AggregatedGroup | undefined): Target {
     parts.push(`${connections} conn.: ${listener['rps']!.toFixed(0)} vs ${bare['rps']!.toFixed(0)} req/s = ${x(rps)}, p99 ${listener['p99Ms']} vs ${bare['p99Ms']} ms = ${x(p99)}${fetch}`);
   }
   return { id: '5', goal: GOAL_5, measured: parts.join('; ') || 'not measured', pass: parts.length === 0 ? null : pass };
+}
+
+/** Target 6: a hostile input costs at most 3× a benign one of the same length, for regex and for glob. */
+function hostileTarget(regex: AggregatedGroup | undefined, glob: AggregatedGroup | undefined): Target {
+  const goal = 'hostile input ≤ 3× a benign one of the same length (50,000 characters), regex and glob';
+  const ratio = (g: AggregatedGroup | undefined, benign: string, hostile: string) => {
+    const b = byEngine(g, benign);
+    const h = byEngine(g, hostile);
+    return b && h ? h.ns / b.ns : undefined;
+  };
+  const r = ratio(regex, 'verdict', 'verdict-hostile');
+  const dashes = ratio(glob, 'verdict', 'verdict-hostile');
+  const stars = ratio(glob, 'verdict-benign-stars', 'verdict-hostile-stars');
+  const nfa = ratio(glob, 'verdict-benign-nfa', 'verdict-hostile-nfa');
+  if (r === undefined || dashes === undefined || stars === undefined || nfa === undefined) return { id: '6', goal, measured: 'not measured', pass: null };
+  return {
+    id: '6', goal, pass: Math.max(r, dashes, stars, nfa) <= 3,
+    measured: `regex ${x(r)}; glob ${x(dashes)} (\`*-*-*-*-*.internal\`), ${x(stars)} (\`*a*a*a*a*a*a*a*b\`), ${x(nfa)} (\`**/*-*-*-*-*.internal\`, NFA)`,
+  };
 }

@@ -183,6 +183,25 @@ HTTP work.
 
 ${webhook ? `${section(groups, 'webhook')}\n\n${info(webhook)}` : '_Not measured in this run._'}
 
+## Workload 6: hostile inputs
+
+Patterns and inputs that make backtracking engines hang (see [the security model](security.md#linear-time-matching)), each in a one-rule policy evaluated with
+\`PolicySet.evaluate\`, against a benign input and a hostile one of the same length
+(${Number(groups.find((g) => g.id === 'hostile-regex')?.info?.['inputCharacters'] ?? 50000).toLocaleString('en-US')} characters): the
+hostile inputs are the ones that make a backtracking engine explore every way to split the string. The "before" rows run the
+same hostile inputs, a few dozen characters long, through the engines verdict used before: JavaScript's RegExp for
+\`regex\` and minimatch's RegExp for \`glob\`. Their time doubles (or worse) with each character; at the lengths in
+the verdict rows they would not finish.
+
+${section(groups, 'hostile-regex')}
+
+${section(groups, 'hostile-glob')}
+
+Regular expressions run on re2js (RE2: a backtracking-free automaton); globs run on a string test (literal pieces
+between \`*\`s, found left to right) or, for classes, extglobs and \`**\`, a Thompson NFA that reads the input once.
+Either way the work grows with the input's length, not with the number of ways to match it. See
+[the security model](security.md).
+
 ## The design choices behind the numbers
 
 **Rules are compiled once, into closures.** \`compilePolicies\` turns every json-logic rule into nested JavaScript

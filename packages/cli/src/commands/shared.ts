@@ -18,6 +18,7 @@ export const inputOptions: Options = {
   'namespace-labels': { type: 'string', multiple: true },
   operation: { type: 'string' },
   'old-object': { type: 'string' },
+  'cost-budget': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -29,7 +30,8 @@ export const INPUT_HELP = `  -p, --policies <path>       policy file or director
                               mutating}, ci: {chain, runners}, spinnaker: {definitions, fiat, ...}
       --namespace-labels k=v  labels of the object's namespace (kubernetes; repeatable)
       --operation <op>        CREATE, UPDATE, DELETE or CONNECT (kubernetes; default CREATE)
-      --old-object <file>     the existing object, for UPDATE and DELETE (kubernetes)`;
+      --old-object <file>     the existing object, for UPDATE and DELETE (kubernetes)
+      --cost-budget <units>   cost budget of the evaluation (default 10000000; see docs/security.md)`;
 
 /** Policy load problems, one line each, as a CliError. */
 export function loadError(error: unknown, exit: number = EXIT.USAGE): CliError {
@@ -95,6 +97,12 @@ export async function readInput(command: string, parsed: Parsed, io: Io): Promis
   if (labels.length) options.namespaceLabels = pairs(command, 'namespace-labels', labels);
   const old = str(parsed, 'old-object');
   if (old !== undefined) options.oldObject = await readValue(old, io, 'old object');
+  const budget = str(parsed, 'cost-budget');
+  if (budget !== undefined) {
+    const costBudget = Number(budget);
+    if (!/^[0-9]+$/.test(budget) || costBudget <= 0) throw new CliError(`--cost-budget must be a positive whole number of units (got "${budget}")`);
+    options.limits = { costBudget };
+  }
   Object.assign(options, await readConfig(parsed, io));
   return { input, options };
 }

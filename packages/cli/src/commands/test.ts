@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import {
   formatCaseFailure, runSuites, SuiteError, summaryLine, toJUnitXml, type CaseResult, type SuiteResult,
 } from '@verdict/testing';
+import { compileRegex, type LinearRegex } from '@verdict/core';
 import { parse, str, type Options } from '../args.js';
 import { CliError, EXIT, styleFor, type Io, type Style } from '../io.js';
 import type { Command } from './command.js';
@@ -33,12 +34,12 @@ Exit codes: 0 all passed, 1 a case failed or a suite could not run,
 2 usage error or no suite found.
 `;
 
-function filterOf(text: string | undefined): string | RegExp | undefined {
+function filterOf(text: string | undefined): string | LinearRegex | undefined {
   if (text === undefined) return undefined;
   const m = /^\/(.*)\/([a-z]*)$/.exec(text);
   if (!m) return text;
   try {
-    return new RegExp(m[1]!, m[2]);
+    return compileRegex(m[1]!, m[2]);
   } catch (error) {
     throw new CliError(`--filter ${text} is not a valid regular expression: ${(error as Error).message}`);
   }

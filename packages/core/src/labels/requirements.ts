@@ -67,7 +67,11 @@ export function labelValueError(value: string): string | undefined {
 
 export function parseInt64(text: string): bigint | undefined {
   if (!INT_RE.test(text)) return undefined;
-  const n = BigInt(text);
+  // An int64 has at most 19 significant digits: longer numbers (a hostile label value) never reach BigInt, whose parsing is not linear.
+  const negative = text.startsWith('-');
+  const digits = text.replace(/^[+-]?0*/, '');
+  if (digits.length > 19) return undefined;
+  const n = BigInt(negative ? `-${digits || '0'}` : digits || '0');
   return n < INT64_MIN || n > INT64_MAX ? undefined : n;
 }
 

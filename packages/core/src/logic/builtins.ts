@@ -31,18 +31,45 @@ function binary(args: Args, make: (a: Fn, b: Fn) => Fn): Fn {
   return withExtras(make(args[0] ?? none, args[1] ?? none), args, 2);
 }
 
+/**
+ * A list that meets arithmetic or a loose comparison with a scalar is read as
+ * its text (`[1, 2]` is "1,2"), as JavaScript reads it; building that text
+ * costs time proportional to the list, so it is built here and charged.
+ */
+function listText(v: unknown, s: Scope): unknown {
+  return Array.isArray(v) ? spentText(String(v), s) : v;
+}
+
+/** JavaScript's `==`, with a list compared to a scalar converted (and charged) first. */
+function looseEquals(x: unknown, y: unknown, s: Scope): boolean {
+  if (Array.isArray(x) !== Array.isArray(y)) {
+    const other = Array.isArray(x) ? y : x;
+    if (other !== null && other !== undefined && typeof other !== 'object') return listText(x, s) == listText(y, s);
+  }
+  return x == y;
+}
+
 const BINARY: Record<string, (a: Fn, b: Fn) => Fn> = {
-  '==': (a, b) => (d, s) => a(d, s) == b(d, s),
-  '!=': (a, b) => (d, s) => a(d, s) != b(d, s),
+  '==': (a, b) => (d, s) => looseEquals(a(d, s), b(d, s), s),
+  '!=': (a, b) => (d, s) => !looseEquals(a(d, s), b(d, s), s),
   '===': (a, b) => (d, s) => a(d, s) === b(d, s),
   '!==': (a, b) => (d, s) => a(d, s) !== b(d, s),
-  '%': (a, b) => (d, s) => (a(d, s) as number) % (b(d, s) as number),
-  '/': (a, b) => (d, s) => (a(d, s) as number) / (b(d, s) as number),
+  '%': (a, b) => (d, s) => (listText(a(d, s), s) as number) % (listText(b(d, s), s) as number),
+  '/': (a, b) => (d, s) => (listText(a(d, s), s) as number) / (listText(b(d, s), s) as number),
 };
 
-function inList(a: unknown, b: unknown): boolean {
+/** json-logic `in`: `indexOf` on a list or a string, charged by the length searched. */
+function inList(a: unknown, b: unknown, s: Scope): boolean {
   if (!b || typeof (b as { indexOf?: unknown }).indexOf === 'undefined') return false;
+  if (typeof b === 'string') s.meter.spendText(b.length);
+  else if (Array.isArray(b)) s.meter.spend(b.length);
   return (b as { indexOf(x: unknown): number }).indexOf(a) !== -1;
+}
+
+/** Charges a string just built or about to be scanned (1 unit per 10 characters) and returns it. */
+export function spentText(text: string, s: Scope): string {
+  s.meter.spendText(text.length);
+  return text;
 }
 
 /** Evaluates arguments beyond the `used` ones too, as json-logic-js does (only when a rule has them). */
@@ -81,29 +108,34 @@ export const EAGER: Record<string, (args: Args, nodes: readonly unknown[]) => Fn
     const a = args[0] ?? none;
     const b = args[1];
     return withExtras((d, s) => {
-      const va = a(d, s) as number;
-      const vb = b ? (b(d, s) as number) : undefined;
+      const va = listText(a(d, s), s) as number;
+      const vb = b ? (listText(b(d, s), s) as number) : undefined;
       return vb === undefined ? -va : va - vb;
     }, args, 2);
   },
   '+': (args) => (d, s) => {
     let acc = 0;
-    for (let i = 0; i < args.length; i++) acc = parseFloat(acc as unknown as string) + parseFloat(args[i]!(d, s) as string);
+    for (let i = 0; i < args.length; i++) acc = parseFloat(acc as unknown as string) + parseFloat(listText(args[i]!(d, s), s) as string);
     return acc;
   },
-  '*': (args) => (d, s) => evalArgs(args, d, s).reduce((a, b) => parseFloat(a as string) * parseFloat(b as string)),
-  min: (args) => (d, s) => Math.min(...(evalArgs(args, d, s) as number[])),
-  max: (args) => (d, s) => Math.max(...(evalArgs(args, d, s) as number[])),
-  merge: (args) => (d, s) => evalArgs(args, d, s).reduce<unknown[]>((a, b) => a.concat(b), []),
-  in: (args) => binary(args, (a, b) => (d, s) => inList(a(d, s), b(d, s))),
-  cat: (args) => (d, s) => evalArgs(args, d, s).join(''),
+  '*': (args) => (d, s) => evalArgs(args, d, s).reduce((a, b) => parseFloat(listText(a, s) as string) * parseFloat(listText(b, s) as string)),
+  min: (args) => (d, s) => Math.min(...(evalArgs(args, d, s).map((v) => listText(v, s)) as number[])),
+  max: (args) => (d, s) => Math.max(...(evalArgs(args, d, s).map((v) => listText(v, s)) as number[])),
+  merge: (args) => (d, s) => {
+    const merged = evalArgs(args, d, s).reduce<unknown[]>((a, b) => a.concat(b), []);
+    s.meter.spend(merged.length);
+    return merged;
+  },
+  in: (args) => binary(args, (a, b) => (d, s) => inList(a(d, s), b(d, s), s)),
+  cat: (args) => (d, s) => spentText(evalArgs(args, d, s).join(''), s),
   substr: (args) => (d, s) => {
     const [source, start, end] = evalArgs(args, d, s) as [unknown, number, number];
+    const text = spentText(String(source), s);
     if (end < 0) {
-      const temp = String(source).substr(start);
+      const temp = text.substr(start);
       return temp.substr(0, temp.length + end);
     }
-    return String(source).substr(start, end);
+    return text.substr(start, end);
   },
   // json-logic-js prints to the console; a library must not, so `log` only passes its value through.
   log: (args) => (d, s) => evalArgs(args, d, s)[0],
@@ -156,12 +188,14 @@ export function compileIteration(op: string, source: Fn, body: Fn, initial: Fn |
       return (d, s) => {
         const arr = source(d, s);
         if (!Array.isArray(arr)) return [];
+        s.meter.spend(arr.length);
         return arr.filter((item) => truthy(body(item, s)));
       };
     case 'map':
       return (d, s) => {
         const arr = source(d, s);
         if (!Array.isArray(arr)) return [];
+        s.meter.spend(arr.length);
         return arr.map((item) => body(item, s));
       };
     case 'reduce':
@@ -169,12 +203,14 @@ export function compileIteration(op: string, source: Fn, body: Fn, initial: Fn |
         const arr = source(d, s);
         const init = initial ? initial(d, s) : null;
         if (!Array.isArray(arr)) return init;
+        s.meter.spend(arr.length);
         return arr.reduce((accumulator: unknown, current: unknown) => body({ current, accumulator }, s), init);
       };
     case 'all':
       return (d, s) => {
         const arr = source(d, s);
         if (!Array.isArray(arr) || arr.length === 0) return false;
+        s.meter.spend(arr.length);
         for (let i = 0; i < arr.length; i++) if (!truthy(body(arr[i], s))) return false;
         return true;
       };
@@ -182,6 +218,7 @@ export function compileIteration(op: string, source: Fn, body: Fn, initial: Fn |
       return (d, s) => {
         const arr = source(d, s);
         if (!Array.isArray(arr) || arr.length === 0) return true;
+        s.meter.spend(arr.length);
         for (let i = 0; i < arr.length; i++) if (truthy(body(arr[i], s))) return false;
         return true;
       };
@@ -189,6 +226,7 @@ export function compileIteration(op: string, source: Fn, body: Fn, initial: Fn |
       return (d, s) => {
         const arr = source(d, s);
         if (!Array.isArray(arr) || arr.length === 0) return false;
+        s.meter.spend(arr.length);
         for (let i = 0; i < arr.length; i++) if (truthy(body(arr[i], s))) return true;
         return false;
       };

@@ -5,7 +5,7 @@
 import { UNMETERED } from '../budget.js';
 import { escapePointerSegment, isPlainObject, parsePathNotation, preview } from '../util/object.js';
 import { didYouMean } from '../util/suggest.js';
-import { compileAnd, compileIf, compileIteration, compileOr, EAGER, evalArgs, ITERATION_OPS, withExtras } from './builtins.js';
+import { compileAnd, compileIf, compileIteration, compileOr, EAGER, evalArgs, ITERATION_OPS, spentText, withExtras } from './builtins.js';
 import { CONSTANTS, constant, EXTENSIONS, isConstant } from './extensions.js';
 import { parameterRead, type ParameterRead } from './reads.js';
 import { makeRootReader, makeWalker, pathExists, rootExists, rootObject, type Fn, type Scope } from './scope.js';
@@ -39,9 +39,9 @@ type DynamicVar = (path: unknown, notFound: unknown, data: unknown, scope: Scope
 /** json-logic-js `var` with a path known only at run time. */
 const DYNAMIC_VAR: Record<Mode, DynamicVar> = {
   root: (path, notFound, _data, scope) =>
-    path === undefined || path === '' || path === null ? rootObject(scope) : makeRootReader(String(path).split('.'))(scope, notFound),
-  item: (path, notFound, data) =>
-    path === undefined || path === '' || path === null ? data : makeWalker(String(path).split('.'))(data, notFound),
+    path === undefined || path === '' || path === null ? rootObject(scope) : makeRootReader(spentText(String(path), scope).split('.'))(scope, notFound),
+  item: (path, notFound, data, scope) =>
+    path === undefined || path === '' || path === null ? data : makeWalker(spentText(String(path), scope).split('.'))(data, notFound),
 };
 
 /** Compiles `{"cel": "<expression>"}` (set by the template's CEL context); throws {@link LogicError}. */
@@ -202,6 +202,7 @@ export class LogicCompiler {
   private compileMissing(op: string, args: Fn[], mode: Mode): Fn {
     const dynamicVar = DYNAMIC_VAR[mode];
     const missing = (keys: readonly unknown[], d: unknown, s: Scope): unknown[] => {
+      s.meter.spend(keys.length);
       const out: unknown[] = [];
       for (const key of keys) {
         // json-logic-js reads each key as {"var": key}: a list key is a path and a default.

@@ -3,14 +3,19 @@
  * built-ins and never replace one. Each removes a wall that json-logic-js
  * alone puts in front of real admission policies (see docs/concepts/rules.md).
  */
-import { anyGlobMatcher, globMatcher, type StringMatcher } from '../glob.js';
+import { anyGlobMatcher, globMatcher, type StringMatcher } from '../patterns/glob.js';
+import { textCost, UNMETERED } from '../budget.js';
 import { compileRegex } from '../patterns/regex.js';
 import { parseQuantity } from '../quantity.js';
 import { isPlainObject, ownGet } from '../util/object.js';
+import { spentText } from './builtins.js';
 import { parseImageReference } from './image.js';
-import { makeWalker, truthy, type Fn } from './scope.js';
+import { makeWalker, truthy, type Fn, type Scope } from './scope.js';
 
 export type Args = readonly Fn[];
+
+/** The scope of work done at load time (constant patterns): never metered. */
+const FOLD_SCOPE = { meter: UNMETERED } as Scope;
 
 /** Set when an argument is a compile-time constant. */
 export const CONSTANTS = new WeakMap<Fn, unknown>();
@@ -25,10 +30,26 @@ export function isConstant(fn: Fn | undefined): boolean {
   return fn !== undefined && CONSTANTS.has(fn);
 }
 
-function patternsMatcher(value: unknown): StringMatcher {
-  if (typeof value === 'string') return globMatcher(value);
-  if (Array.isArray(value)) return anyGlobMatcher(value.filter((p): p is string => typeof p === 'string'));
-  return () => false;
+/** Matchers for pattern lists read at evaluation time, by list (parameters are frozen, so each list is compiled once). */
+const listMatchers = new WeakMap<readonly unknown[], StringMatcher>();
+const NOTHING: StringMatcher = () => false;
+
+/** The matcher for patterns read at evaluation time; charges 1 unit per 10 pattern characters (patterns may come from the input). */
+function patternsMatcher(value: unknown, s: Scope): StringMatcher {
+  if (typeof value === 'string') {
+    s.meter.spendText(value.length);
+    return globMatcher(value);
+  }
+  if (!Array.isArray(value)) return NOTHING;
+  let chars = 0;
+  for (const p of value) if (typeof p === 'string') chars += p.length;
+  s.meter.spend(value.length + textCost(chars));
+  let m = listMatchers.get(value);
+  if (!m) {
+    m = anyGlobMatcher(value.filter((p): p is string => typeof p === 'string'));
+    if (Object.isFrozen(value)) listMatchers.set(value, m);
+  }
+  return m;
 }
 
 function arg(args: Args, i: number): Fn {
@@ -40,22 +61,30 @@ export const EXTENSIONS: Record<string, (args: Args) => Fn> = {
   quantity: (args) => {
     const a = arg(args, 0);
     if (isConstant(a)) return constant(parseQuantity(CONSTANTS.get(a)));
-    return (d, s) => parseQuantity(a(d, s));
+    return (d, s) => {
+      const v = a(d, s);
+      if (typeof v === 'string') s.meter.spendText(v.length);
+      return parseQuantity(v);
+    };
   },
 
   glob: (args) => {
     const [p, v] = [arg(args, 0), arg(args, 1)];
     if (isConstant(p)) {
-      const m = patternsMatcher(CONSTANTS.get(p));
+      const m = patternsMatcher(CONSTANTS.get(p), FOLD_SCOPE);
       return (d, s) => {
         const value = v(d, s);
-        return typeof value === 'string' && m(value);
+        if (typeof value !== 'string') return false;
+        s.meter.spendText(value.length);
+        return m(value);
       };
     }
     return (d, s) => {
       const patterns = p(d, s);
       const value = v(d, s);
-      return typeof value === 'string' && patternsMatcher(patterns)(value);
+      if (typeof value !== 'string') return false;
+      s.meter.spendText(value.length);
+      return patternsMatcher(patterns, s)(value);
     };
   },
 
@@ -68,13 +97,18 @@ export const EXTENSIONS: Record<string, (args: Args) => Fn> = {
       const re = compileRegex(pattern, typeof flags === 'string' ? flags : '');
       return (d, s) => {
         const value = v(d, s);
-        return typeof value === 'string' && re.test(value);
+        if (typeof value !== 'string') return false;
+        s.meter.spendText(value.length);
+        return re.test(value);
       };
     }
     return (d, s) => {
       const pattern = p(d, s);
       const value = v(d, s);
       if (typeof pattern !== 'string' || typeof value !== 'string') return false;
+      // A pattern read at evaluation time may be new (from the input): compiling costs more than scanning.
+      s.meter.spend(10 * textCost(pattern.length));
+      s.meter.spendText(value.length);
       const flags = f ? f(d, s) : '';
       return compileRegex(pattern, typeof flags === 'string' ? flags : '').test(value);
     };
@@ -98,6 +132,7 @@ export const EXTENSIONS: Record<string, (args: Args) => Fn> = {
     return (d, s) => {
       const k = key(d, s);
       const segments = Array.isArray(k) ? k.map(String) : [String(k)];
+      s.meter.spend(segments.length);
       let cur = src(d, s);
       for (const seg of segments) {
         cur = ownGet(cur, seg);
@@ -112,7 +147,9 @@ export const EXTENSIONS: Record<string, (args: Args) => Fn> = {
     return (d, s) => {
       const v = list(d, s);
       const separator = sep ? sep(d, s) : ', ';
-      return Array.isArray(v) ? v.map((x) => (x === null || x === undefined ? '' : typeof x === 'object' ? JSON.stringify(x) : String(x))).join(String(separator)) : null;
+      if (!Array.isArray(v)) return null;
+      s.meter.spend(v.length);
+      return spentText(v.map((x) => (x === null || x === undefined ? '' : typeof x === 'object' ? JSON.stringify(x) : String(x))).join(String(separator)), s);
     };
   },
   split: (args) => {
@@ -120,7 +157,9 @@ export const EXTENSIONS: Record<string, (args: Args) => Fn> = {
     return (d, s) => {
       const v = str(d, s);
       const separator = sep(d, s);
-      return typeof v === 'string' && typeof separator === 'string' ? v.split(separator) : null;
+      if (typeof v !== 'string' || typeof separator !== 'string') return null;
+      s.meter.spendText(v.length);
+      return v.split(separator);
     };
   },
   lower: (args) => stringFn(args, (v) => v.toLowerCase()),
@@ -130,28 +169,30 @@ export const EXTENSIONS: Record<string, (args: Args) => Fn> = {
     const a = arg(args, 0);
     return (d, s) => {
       const v = a(d, s);
-      return typeof v === 'string' || Array.isArray(v) ? v.length : isPlainObject(v) ? Object.keys(v).length : null;
+      return typeof v === 'string' || Array.isArray(v) ? v.length : isPlainObject(v) ? spentKeys(v, s).length : null;
     };
   },
   keys: (args) => {
     const a = arg(args, 0);
     return (d, s) => {
       const v = a(d, s);
-      return isPlainObject(v) ? Object.keys(v) : [];
+      return isPlainObject(v) ? spentKeys(v, s) : [];
     };
   },
   entries: (args) => {
     const a = arg(args, 0);
     return (d, s) => {
       const v = a(d, s);
-      return isPlainObject(v) ? Object.keys(v).map((key) => ({ key, value: v[key] })) : [];
+      return isPlainObject(v) ? spentKeys(v, s).map((key) => ({ key, value: v[key] })) : [];
     };
   },
   image: (args) => {
     const a = arg(args, 0);
     return (d, s) => {
       const v = a(d, s);
-      return typeof v === 'string' ? parseImageReference(v) : null;
+      if (typeof v !== 'string') return null;
+      s.meter.spendText(v.length);
+      return parseImageReference(v);
     };
   },
   truthy: (args) => {
@@ -162,23 +203,36 @@ export const EXTENSIONS: Record<string, (args: Args) => Fn> = {
 
 function affix(args: Args, test: (value: string, affix: string) => boolean): Fn {
   const [v, p] = [arg(args, 0), arg(args, 1)];
-  const check = (value: unknown, affixes: unknown): boolean => {
+  const check = (value: unknown, affixes: unknown, s: Scope): boolean => {
     if (typeof value !== 'string') return false;
-    if (typeof affixes === 'string') return test(value, affixes);
+    if (typeof affixes === 'string') {
+      s.meter.spendText(affixes.length);
+      return test(value, affixes);
+    }
     if (Array.isArray(affixes)) {
+      s.meter.spend(affixes.length);
       for (const x of affixes) if (typeof x === 'string' && test(value, x)) return true;
     }
     return false;
   };
-  return (d, s) => check(v(d, s), p(d, s));
+  return (d, s) => check(v(d, s), p(d, s), s);
 }
 
 function stringFn(args: Args, f: (v: string) => string): Fn {
   const a = arg(args, 0);
   return (d, s) => {
     const v = a(d, s);
-    return typeof v === 'string' ? f(v) : null;
+    if (typeof v !== 'string') return null;
+    s.meter.spendText(v.length);
+    return f(v);
   };
+}
+
+/** `Object.keys`, charged 1 unit per key. */
+function spentKeys(v: Record<string, unknown>, s: Scope): string[] {
+  const keys = Object.keys(v);
+  s.meter.spend(keys.length);
+  return keys;
 }
 
 /** Names of operations with special compile rules (handled in compile.ts). */

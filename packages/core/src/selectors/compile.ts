@@ -3,7 +3,7 @@
  * `all`, `any`, `not`) plus the keys registered dialects own, into one
  * {@link SelectorNode} per block.
  */
-import { anyGlobMatcher, isGlob } from '../glob.js';
+import { anyGlobMatcher, isGlob } from '../patterns/glob.js';
 import { compileLabelSelector, formatLabelSelector, validateLabelSelector, type LabelSelector, type LabelSelectorRequirement } from '../labels.js';
 import { LogicError, type LogicCompiler } from '../logic/compile.js';
 import { truthy } from '../logic/scope.js';
@@ -267,6 +267,9 @@ export function compileSelector(selector: Selector, base: string, env: SelectorE
     if (!include && !reject) return MATCH_ALL;
     return leaf(at, text, (scope) => {
       const v = getPath(scope.input, path);
+      // Matching scans the value: 1 unit per 10 characters, or 1 per element of a list.
+      if (typeof v === 'string') scope.meter.spendText(v.length);
+      else if (Array.isArray(v)) scope.meter.spend(v.length);
       return (!include || include(v)) && (!reject || !reject(v));
     }, { hints });
   }

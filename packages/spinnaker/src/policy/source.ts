@@ -4,7 +4,7 @@
  * `parameters.permissions` of every policy that matched (read from the
  * decision trace) are unioned.
  */
-import { loadPolicySet, parsePolicyDocuments, PolicySet, type PolicyDocument, type PolicySource } from '@verdict/core';
+import { loadPolicySet, parsePolicyDocuments, PolicySet, type EvaluationLimits, type PolicyDocument, type PolicySource } from '@verdict/core';
 import { SpinnakerError } from '../errors.js';
 import { parseResourceType } from '../model.js';
 import { EMPTY_PERMISSIONS, normalizePermissions, permissionsToJSON, unionPermissions, type Permissions } from '../permissions.js';
@@ -63,14 +63,16 @@ function withTemplate(documents: readonly PolicyDocument[]): PolicyDocument[] {
  * Compiles `policies` (YAML/JSON text, documents, or a `PolicySet` compiled with
  * {@link spinnakerMatchDialect}) into a permission source. The
  * `SpinnakerPermissions` template is added unless the documents define it.
- * Throws core's `PolicyLoadError` listing every problem.
+ * `limits` are core's evaluation limits (a resource whose evaluation exceeds
+ * the cost budget makes the source fail, like any policy error). Throws core's
+ * `PolicyLoadError` listing every problem.
  */
-export function policyPermissionSource(policies: PolicySource, options: { name?: string; source?: string } = {}): PolicyPermissionSource {
+export function policyPermissionSource(policies: PolicySource, options: { name?: string; source?: string; limits?: EvaluationLimits } = {}): PolicyPermissionSource {
   let set: PolicySet;
-  if (policies instanceof PolicySet) set = policies;
+  if (policies instanceof PolicySet) set = loadPolicySet(policies, { ...options.limits });
   else {
     const documents = typeof policies === 'string' ? parsePolicyDocuments(policies, options.source ? { source: options.source } : {}) : policies;
-    set = loadPolicySet(withTemplate(documents), { dialects: [spinnakerMatchDialect] });
+    set = loadPolicySet(withTemplate(documents), { ...options.limits, dialects: [spinnakerMatchDialect] });
   }
   const name = options.name ?? 'policies';
 

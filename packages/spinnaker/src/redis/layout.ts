@@ -32,14 +32,14 @@ export function storedTypes(extensionTypes: readonly string[] = []): ResourceTyp
 
 /** The value of a `permissions-v2` key: LZ4 (with length) of the JSON map `name → resource`. */
 export function encodeResourceMap(map: Readonly<Record<string, unknown>>): Buffer {
-  return Buffer.from(lz4CompressWithLength(Buffer.from(JSON.stringify(map), 'utf8')));
+  return lz4CompressWithLength(Buffer.from(JSON.stringify(map), 'utf8'));
 }
 
 /** Reads a `permissions-v2` value back into the JSON map. Throws `INVALID_VIEW` naming the key. */
 export function decodeResourceMap(value: Buffer, key: string): Record<string, unknown> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(lz4DecompressWithLength(value)).toString('utf8'));
+    parsed = JSON.parse(lz4DecompressWithLength(value).toString('utf8'));
   } catch (error) {
     throw SpinnakerError.invalidView(`cannot read ${key}: ${(error as Error).message}`);
   }
@@ -52,9 +52,8 @@ export function resourceMaps(permission: UserPermission): Map<ResourceType, Reco
   const maps = new Map<ResourceType, Record<string, unknown>>();
   const put = (type: ResourceType, list: readonly { name: string }[]) => {
     if (list.length === 0) return;
-    const map: Record<string, unknown> = {};
-    for (const r of list) map[r.name] = resourceToJSON(type, r as AccountResource);
-    maps.set(type, map);
+    // fromEntries defines own properties: a resource named "__proto__" stays a resource.
+    maps.set(type, Object.fromEntries(list.map((r) => [r.name, resourceToJSON(type, r as AccountResource)])));
   };
   put(RESOURCE_TYPES.ACCOUNT, permission.accounts);
   put(RESOURCE_TYPES.APPLICATION, permission.applications);

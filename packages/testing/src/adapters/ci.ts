@@ -66,7 +66,7 @@ export function createCiEvaluator(documents: readonly PolicyDocument[], options:
   const baseDir = options.baseDir ?? process.cwd();
   const chain = chainOf(config, documents, baseDir);
   const runners = runnersOf(config['runners'], baseDir);
-  const admission = createJobAdmission({ chain, ...(runners ? { runners } : {}) });
+  const admission = createJobAdmission({ chain, ...(runners ? { runners } : {}), ...(options.limits ? { limits: options.limits } : {}) });
   return {
     adapter: 'ci',
     async evaluate(input: unknown) {

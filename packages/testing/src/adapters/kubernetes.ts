@@ -59,6 +59,7 @@ export function createKubernetesEvaluator(documents: readonly PolicyDocument[], 
     namespaceLabels: (name: string) => current ?? namespaces[name],
     inventory: () => inventory,
     ...(settings.failurePolicy ? { failurePolicy: settings.failurePolicy } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
     mutating,
     onDecision: (event) => {
       seen = event;

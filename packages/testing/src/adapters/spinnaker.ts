@@ -34,7 +34,7 @@ export function createSpinnakerEvaluator(documents: readonly PolicyDocument[], o
     settings.definitions = readInputFile(resolve(baseDir, file), `spinnaker.definitions (${file})`) as FiatDefinitions;
   }
   const seen = new Map<string, ResourceRef>();
-  const source = documents.length > 0 ? policyPermissionSource([...documents], { name: 'suite policies' }) : undefined;
+  const source = documents.length > 0 ? policyPermissionSource([...documents], { name: 'suite policies', ...(options.limits ? { limits: options.limits } : {}) }) : undefined;
   const config: PermissionEvaluatorConfig = {
     ...settings,
     cache: false,

@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import Ajv, { type ErrorObject } from 'ajv';
-import { closest, parsePolicyDocuments, PolicyLoadError, sourceLocation } from '@verdict/core';
+import { closest, compileRegex, parsePolicyDocuments, PolicyLoadError, sourceLocation, type LinearRegex } from '@verdict/core';
 import suiteSchema from '../../schema/suite.schema.json';
 import { SuiteError, type SuiteProblem } from '../errors.js';
 import type { TextExpectation } from '../text.js';
@@ -72,9 +72,9 @@ function text(value: unknown, at: string, report: (path: string, message: string
   if (typeof value === 'string') return value;
   const { regex, flags } = value as { regex: string; flags?: string };
   try {
-    return new RegExp(regex, flags ?? '');
+    return compileRegex(regex, flags ?? '');
   } catch (error) {
-    report(`${at}/regex`, `invalid regular expression: ${(error as Error).message}`);
+    report(`${at}/regex`, (error as Error).message);
     return regex;
   }
 }
@@ -91,12 +91,12 @@ function toExpect(raw: Record<string, unknown>, at: string, report: (path: strin
       if (!(violations === 'yes' || violations === 'no' || (typeof violations === 'number' && Number.isInteger(violations) && violations >= 0))) {
         report(`${at}/assertions/${i}/violations`, `must be yes, no or a non-negative integer (got ${got(violations)})`);
       }
-      let message: RegExp | undefined;
+      let message: LinearRegex | undefined;
       if (typeof a['message'] === 'string') {
         try {
-          message = new RegExp(a['message']);
+          message = compileRegex(a['message']);
         } catch (error) {
-          report(`${at}/assertions/${i}/message`, `invalid regular expression: ${(error as Error).message}`);
+          report(`${at}/assertions/${i}/message`, (error as Error).message);
         }
       }
       return message ? { violations: violations as Assertion['violations'], message } : { violations: violations as Assertion['violations'] };

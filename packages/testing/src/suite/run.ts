@@ -4,7 +4,7 @@
  * It never prints; callers (the CLI) follow progress through callbacks.
  */
 import { resolve } from 'node:path';
-import { formatProblem, PolicyLoadError, VerdictError, type PolicyDocument } from '@verdict/core';
+import { formatProblem, PolicyLoadError, VerdictError, type LinearRegex, type PolicyDocument } from '@verdict/core';
 import { checkAdmission, checkAllowed, checkAssertion, checkDenialCount, checkMessages, checkReason, checkStatus, checkWarnings, type CheckResult } from '../checks.js';
 import { checkParameters, checkPatch, checkRunners, checkTags } from '../checks-data.js';
 import { formatSuiteProblem, SuiteError } from '../errors.js';
@@ -23,7 +23,7 @@ export interface RunSuitesOptions {
   /** Directory that relative paths are resolved against (default `process.cwd()`). */
   cwd?: string;
   /** Run only cases whose name, or `suite name › case name`, matches (a string is a substring). */
-  filter?: string | RegExp;
+  filter?: string | RegExp | LinearRegex;
   /** Called once every suite is loaded, before the first case runs. */
   onStart?(plan: { suites: number; cases: number }): void;
   /** Called when a suite starts. */

@@ -1,4 +1,5 @@
 /** The shapes of a loaded suite and of its results. */
+import type { LinearRegex } from '@verdict/core';
 import type { CheckResult } from '../checks.js';
 import type { PatchExpectation } from '../checks-data.js';
 import type { TextExpectation } from '../text.js';
@@ -10,7 +11,8 @@ export type AdapterName = 'core' | 'kubernetes' | 'ci' | 'spinnaker';
 export interface Assertion {
   /** `yes`: at least one; `no`: none; a number: exactly that many. */
   violations: 'yes' | 'no' | number;
-  message?: RegExp;
+  /** RE2 syntax (as Gatekeeper's Go regexp), compiled with core's `compileRegex`. */
+  message?: LinearRegex;
 }
 
 /** The `expect` block of a case, with regular expressions compiled. */
