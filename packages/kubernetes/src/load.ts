@@ -83,6 +83,7 @@ function parameterSets(translated: Translated, document: object, lookup: ParamLo
  */
 export function loadKubernetesPolicies(source: PolicySource, options: KubernetesLoadOptions = {}): PolicySet {
   if (source instanceof PolicySet) {
+    if (options.limits) loadPolicySet(source, options.limits); // core refuses limits for a compiled set, with its message
     if (source.mutationTarget !== MUTATION_TARGET) {
       throw new AdmissionError('INVALID_OPTIONS', `the policy set patches "${source.mutationTarget || '(the whole input)'}", but admission patches must address the object; compile it with mutationTarget: "/object" and dialects: [kubernetesDialect]`);
     }
