@@ -22,6 +22,14 @@ describe('loading Kyverno ValidatingPolicies', () => {
     expect(set.policies.map((p) => `${p.kind}/${p.name}`)).toEqual(['ValidatingPolicy/p', 'ValidatingPolicy/p/autogen-cronjobs', 'ValidatingPolicy/p/autogen-defaults']);
   });
 
+  it('refuses Kyverno\'s other policy kinds with what it loads instead', () => {
+    const doc = (apiVersion: string, kind: string) => ({ apiVersion, kind, metadata: { name: 'x' }, spec: {} });
+    expect(problems([doc('policies.kyverno.io/v1', 'ImageValidatingPolicy'), doc('kyverno.io/v1', 'ClusterPolicy')])).toEqual([
+      '- : Kyverno\'s ImageValidatingPolicy is not supported: verdict loads ValidatingPolicy and NamespacedValidatingPolicy of policies.kyverno.io (docs/kyverno.md#what-is-refused)',
+      '- : Kyverno\'s ClusterPolicy (kyverno.io) is not supported: verdict loads Kyverno\'s CEL ValidatingPolicy and NamespacedValidatingPolicy (policies.kyverno.io); write the rules as one of them or as a verdict Policy (docs/kyverno.md#what-is-refused)',
+    ]);
+  });
+
   it('refuses a version Kyverno does not serve for the kind, naming the ones it does', () => {
     expect(problems([validatingPolicy('p', failing, { kind: 'NamespacedValidatingPolicy', apiVersion: 'policies.kyverno.io/v1alpha1' })])).toEqual([
       '- /apiVersion: Kyverno serves NamespacedValidatingPolicy as policies.kyverno.io/v1, policies.kyverno.io/v1beta1 (got "policies.kyverno.io/v1alpha1")',

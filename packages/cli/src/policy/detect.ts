@@ -40,7 +40,7 @@ export function detectPolicyAdapter(documents: readonly PolicyDocument[]): Adapt
   const score = new Map<AdapterName, number>();
   const add = (adapter: AdapterName, n = 1) => score.set(adapter, (score.get(adapter) ?? 0) + n);
   for (const doc of documents) {
-    if (typeof doc['apiVersion'] === 'string' && /^(constraints|templates)\.gatekeeper\.sh\/|^admissionregistration\.k8s\.io\/|^policies\.kyverno\.io\//.test(doc['apiVersion'])) add('kubernetes', 10);
+    if (typeof doc['apiVersion'] === 'string' && /^(constraints|templates)\.gatekeeper\.sh\/|^admissionregistration\.k8s\.io\/|^(policies\.)?kyverno\.io\//.test(doc['apiVersion'])) add('kubernetes', 10);
     if (doc['kind'] === PERMISSIONS_KIND) add('spinnaker', 10);
     const spec = isObject(doc['spec']) ? doc['spec'] : {};
     const keys: string[] = [];

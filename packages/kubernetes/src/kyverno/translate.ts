@@ -41,6 +41,19 @@ export function kyvernoKindOf(doc: unknown): KyvernoPolicyKind | undefined {
   return KINDS.find((k) => k === doc['kind']);
 }
 
+/**
+ * Why a Kyverno document verdict does not load is refused (other kinds of `policies.kyverno.io`, and `kyverno.io`'s
+ * ClusterPolicy, Policy, PolicyException…), or `undefined` for any other document.
+ */
+export function kyvernoUnsupported(doc: unknown): string | undefined {
+  if (!isObject(doc) || typeof doc['apiVersion'] !== 'string' || kyvernoKindOf(doc)) return undefined;
+  const group = doc['apiVersion'].split('/')[0];
+  const kind = typeof doc['kind'] === 'string' ? doc['kind'] : '(no kind)';
+  if (group === KYVERNO_POLICIES) return `Kyverno's ${kind} is not supported: verdict loads ValidatingPolicy and NamespacedValidatingPolicy of ${KYVERNO_POLICIES} (docs/kyverno.md#what-is-refused)`;
+  if (group === 'kyverno.io') return `Kyverno's ${kind} (kyverno.io) is not supported: verdict loads Kyverno's CEL ValidatingPolicy and NamespacedValidatingPolicy (${KYVERNO_POLICIES}); write the rules as one of them or as a verdict Policy (docs/kyverno.md#what-is-refused)`;
+  return undefined;
+}
+
 /** `validations[i]` → `/spec/validations/i` of the policy. */
 const policyPath = (pointer: string) => pointer.replace(/^\/spec\/validate\//, '/spec/validations/');
 

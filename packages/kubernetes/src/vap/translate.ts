@@ -16,7 +16,7 @@ import { ParamDocuments } from './params.js';
 import { ADMISSION_REGISTRATION, ADMISSION_REGISTRATION_VERSIONS, readAdmissionPolicy, readPolicyBinding } from './read.js';
 import { BINDING_KIND, TranslationRegistry } from './registry.js';
 import type { AdmissionPolicy, PolicyBinding } from './types.js';
-import { kyvernoKindOf, translateKyverno, type EvaluationMode, type KyvernoVariant } from '../kyverno/translate.js';
+import { kyvernoKindOf, kyvernoUnsupported, translateKyverno, type EvaluationMode, type KyvernoVariant } from '../kyverno/translate.js';
 
 type Doc = Readonly<Record<string, unknown>>;
 
@@ -154,7 +154,7 @@ export function kubernetesTranslator(dialect: MatchDialect, mode: EvaluationMode
       return documents.flatMap((doc, i) => {
         if (ADMISSION_KINDS.some((kind) => isAdmissionKind(doc, kind))) return [i];
         if (isConstraintTemplate(doc) && celCodeIndex(doc) >= 0) return [i];
-        if (kyvernoKindOf(doc)) return [i];
+        if (kyvernoKindOf(doc) || kyvernoUnsupported(doc)) return [i];
         return isObject(doc) && ParamDocuments.isParam(doc, kinds) ? [i] : [];
       });
     },
@@ -165,8 +165,13 @@ export function kubernetesTranslator(dialect: MatchDialect, mode: EvaluationMode
         translated.registry.kyverno.set(`${variant.kind}\u0000${variant.name}`, variant);
         if (variant.autogen === undefined) checkMatch(dialect, variant.policy.matchConstraints, { document: variant.policy.document, at: '/spec/matchConstraints' }, ctx);
       };
+      const refused = claimed.filter((i) => {
+        const why = kyvernoUnsupported(ctx.documents[i]);
+        if (why) ctx.problem(i, '', why, 'UNSUPPORTED');
+        return why !== undefined;
+      });
       return [
-        ...translate(claimed.filter((i) => !kyverno.includes(i)), ctx, { out: translated, dialect }),
+        ...translate(claimed.filter((i) => !kyverno.includes(i) && !refused.includes(i)), ctx, { out: translated, dialect }),
         ...translateKyverno(kyverno, ctx, { mode, found }),
       ];
     },
