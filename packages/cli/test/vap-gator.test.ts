@@ -123,7 +123,7 @@ describe('verdict with ValidatingAdmissionPolicies and gator suites', () => {
 });
 
 describe('verdict test on the gatekeeper-library CEL policies', () => {
-  it('passes every gator suite of the eight upstream policies', async () => {
+  it('passes every gator suite of the sixteen upstream CEL templates', async () => {
     const run = await verdict(['test', '-q', 'test/fixtures/gatekeeper-library-cel']);
     expect(run.stdout.trim().split('\n').at(-1)).toMatch(/^\d+ passed, 0 failed$/);
     expect(run.code).toBe(0);

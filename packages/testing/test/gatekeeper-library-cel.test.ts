@@ -1,6 +1,6 @@
 /**
- * The eight gatekeeper-library policies with a K8sNativeValidation (CEL)
- * block, copied verbatim into test/fixtures/gatekeeper-library-cel (Apache-2.0,
+ * The sixteen gatekeeper-library policies with a K8sNativeValidation (CEL)
+ * block (all of them at the copied commit), copied verbatim into test/fixtures/gatekeeper-library-cel (Apache-2.0,
  * see its NOTICE), pass their own gator suites, messages included.
  */
 import { readdirSync } from 'node:fs';
@@ -13,8 +13,11 @@ const FIXTURES = resolve(fileURLToPath(import.meta.url), '../../../../test/fixtu
 const POLICIES = readdirSync(FIXTURES, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name).sort();
 
 describe('gatekeeper-library CEL policies', () => {
-  it('are the eight upstream policies', () => {
-    expect(POLICIES).toEqual(['allow-privilege-escalation', 'capabilities', 'host-namespaces', 'host-network-ports', 'privileged-containers', 'read-only-root-filesystem', 'requiredlabels', 'seccomp']);
+  it('are every upstream policy with a CEL block', () => {
+    expect(POLICIES).toEqual([
+      'allow-privilege-escalation', 'apparmor', 'capabilities', 'forbidden-sysctls', 'fsgroup', 'host-filesystem', 'host-namespaces', 'host-network-ports',
+      'host-probes-lifecycle', 'host-process', 'privileged-containers', 'proc-mount', 'read-only-root-filesystem', 'requiredlabels', 'seccomp', 'seccompv2',
+    ]);
   });
 
   it.each(POLICIES)('%s passes its own gator suite', async (policy) => {

@@ -6,7 +6,7 @@
  * `violations: yes` is the string "yes". Paths are relative to the suite file.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { parsePolicyDocuments, PolicyLoadError, sourceLocation } from '@verdict/core';
+import { compileRegex, parsePolicyDocuments, PolicyLoadError, sourceLocation } from '@verdict/core';
 import { SuiteError, type SuiteProblem } from '../errors.js';
 import { readSuiteText } from '../suite/parse.js';
 import type { Assertion } from '../suite/types.js';
@@ -121,9 +121,9 @@ class Reader {
     const message = raw['message'];
     if (message !== undefined && message !== null) {
       try {
-        out.message = new RegExp(String(message));
+        out.message = compileRegex(String(message)); // gator compiles Go (RE2) regexes: core's linear engine
       } catch (error) {
-        this.report(`${at}/message`, `invalid regular expression: ${(error as Error).message}`);
+        this.report(`${at}/message`, (error as Error).message);
       }
     }
     return out;
