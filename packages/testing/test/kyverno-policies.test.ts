@@ -20,19 +20,20 @@ const POLICIES = readdirSync(FIXTURES, { withFileTypes: true }).filter((d) => d.
 const testFile = (policy: string) => join(FIXTURES, policy, '.kyverno-test', 'kyverno-test.yaml');
 
 type Raw = Record<string, unknown>;
+const nameOf = (resource: KubernetesObject) => String((resource['metadata'] as Raw | undefined)?.['name']);
 
 /** The webhook of one Kyverno test's policies (every policy takes part, as in `kyverno test`), and its actions per policy. */
 function setup(policy: string) {
   const test = loadKyvernoTest(testFile(policy));
   const documents = readPolicyFiles(test.policies);
-  let decision: Decision | undefined;
-  const webhook = createAdmissionWebhook({ policies: documents, evaluation: 'all', namespaceLabels: () => ({}), onDecision: (e) => (decision = e.decision) });
+  const seen: { decision?: Decision | undefined } = {};
+  const webhook = createAdmissionWebhook({ policies: documents, evaluation: 'all', namespaceLabels: () => ({}), onDecision: (e) => (seen.decision = e.decision) });
   const actions = new Map(documents.map((d) => [(d['metadata'] as Raw)['name'], ((d['spec'] as Raw)['validationActions'] as string[] | undefined) ?? ['Deny']]));
   const resources = readPolicyFiles(test.resources) as KubernetesObject[];
   const review = async (resource: KubernetesObject) => {
-    decision = undefined;
+    seen.decision = undefined;
     const { response } = await webhook.review(admissionReviewFor(resource));
-    return { response, decision };
+    return { response, decision: seen.decision as Decision | undefined }; // set by onDecision during review()
   };
   return { test, actions, resources, review };
 }
@@ -58,9 +59,9 @@ describe('kyverno/policies best-practices ValidatingPolicies', () => {
     let checked = 0;
     for (const expected of test.results) {
       const name = expected.policy.split('/').pop()!;
-      for (const resource of resources.filter((r) => expected.resources.includes(String(r.metadata?.name)))) {
+      for (const resource of resources.filter((r) => expected.resources.includes(nameOf(r)))) {
         const { response, decision } = await review(resource);
-        const label = `${name} on ${resource.kind}/${resource.metadata?.name}`;
+        const label = `${name} on ${String(resource['kind'])}/${nameOf(resource)}`;
         const violated = (decision?.violations ?? []).filter((v) => v.policy === name || v.policy.startsWith(`${name}/`));
         const line = `Policy ${name} failed: `;
         if (expected.result !== 'fail') {

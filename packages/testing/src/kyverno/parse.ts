@@ -8,9 +8,9 @@
  * generation checks) are refused with the reason.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { parsePolicyDocuments, PolicyLoadError, sourceLocation } from '@verdict/core';
+import { sourceLocation } from '@verdict/core';
 import { SuiteError, type SuiteProblem } from '../errors.js';
-import { readSuiteText } from '../suite/parse.js';
+import { parseSuiteDocuments, readSuiteText } from '../suite/parse.js';
 
 /** The API group of Kyverno CLI test files. */
 export const KYVERNO_CLI_GROUP = 'cli.kyverno.io';
@@ -150,13 +150,7 @@ class Reader {
 
 /** Parses Kyverno CLI test text; `file` labels problems and `dir` resolves relative paths. Throws `SuiteError('SUITE_INVALID')`. */
 export function parseKyvernoTest(text: string, where: { file: string; dir: string }): KyvernoTest {
-  let doc: Raw | undefined;
-  try {
-    doc = parsePolicyDocuments(text, { source: where.file })[0];
-  } catch (error) {
-    if (error instanceof PolicyLoadError) throw SuiteError.invalid(error.problems.map((p) => ({ file: where.file, path: p.path, message: p.message, ...(p.line ? { line: p.line, column: p.column ?? 1 } : {}) })));
-    throw error;
-  }
+  const doc: Raw | undefined = parseSuiteDocuments(text, where.file)[0];
   const apiVersion = doc?.['apiVersion'];
   if (!doc || doc['kind'] !== 'Test' || typeof apiVersion !== 'string' || apiVersion.split('/')[0] !== KYVERNO_CLI_GROUP) {
     throw SuiteError.invalid([{ file: where.file, path: '', message: `not a Kyverno CLI test (expected apiVersion: ${KYVERNO_CLI_GROUP}/v1alpha1, kind: Test)` }]);
