@@ -27,6 +27,7 @@ import { PolicySet } from './evaluate.js';
 export type { CompiledMutate, CompiledValidate, TemplateUnit } from './template-unit.js';
 export type { Variant } from './variants.js';
 
+/** Options of {@link compilePolicies} (and of the loaders that call it). */
 export interface CompileOptions {
   /** Match vocabularies to accept besides core's (e.g. the Kubernetes adapter's Gatekeeper `match`). */
   dialects?: readonly MatchDialect[];

@@ -16,6 +16,7 @@ import type { AdmissionResponse, AdmissionReviewResponse } from './types.js';
 /** What the webhook does when evaluation itself fails: `Fail` denies (code 500), `Ignore` admits. */
 export type FailurePolicy = 'Fail' | 'Ignore';
 
+/** Options of {@link toAdmissionResponse}. */
 export interface ResponseOptions {
   /** A mutating webhook returns the patch; a validating one never does (default false). */
   mutating?: boolean;

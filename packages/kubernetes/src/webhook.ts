@@ -18,6 +18,7 @@ import { evaluateRequest } from './evaluate.js';
 import { failureResponse, toAdmissionResponse, type FailurePolicy } from './toResponse.js';
 import type { AdmissionInput, AdmissionRequest, AdmissionReviewResponse, LabelMap } from './types.js';
 
+/** Options of {@link createAdmissionWebhook}. */
 export interface AdmissionWebhookOptions {
   /** Policies: YAML/JSON text, parsed documents, or a set compiled with `kubernetesDialect` and `mutationTarget: "/object"`. */
   policies: PolicySource;
@@ -79,6 +80,7 @@ export interface DecisionEvent {
   durationMs: number;
 }
 
+/** An admission webhook made by {@link createAdmissionWebhook}: `review` (an AdmissionReview object), `handle` (a Fetch request), `listener` (Node), and `update` to swap policies. */
 export interface AdmissionWebhook {
   /**
    * Reviews an AdmissionReview v1 and returns the response AdmissionReview:

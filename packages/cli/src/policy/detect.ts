@@ -6,7 +6,8 @@
 import { compilePolicies, type MatchDialect, type PolicyDocument, type PolicySet } from '@verdict/core';
 import { ciMatchDialect, loadJobPolicies } from '@verdict/ci';
 import { kubernetesDialect, loadKubernetesPolicies } from '@verdict/kubernetes';
-import { PERMISSIONS_KIND, policyPermissionSource, spinnakerMatchDialect } from '@verdict/spinnaker';
+import { PERMISSIONS_KIND, policyPermissionSource } from '@verdict/spinnaker';
+import { spinnakerMatchDialect } from '@verdict/spinnaker';
 import type { AdapterName } from '@verdict/testing';
 
 const DIALECTS: ReadonlyArray<[AdapterName, MatchDialect]> = [['kubernetes', kubernetesDialect], ['ci', ciMatchDialect], ['spinnaker', spinnakerMatchDialect]];

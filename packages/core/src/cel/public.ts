@@ -10,6 +10,7 @@ import { withMeter } from './runtime.js';
 import { view } from './rule.js';
 import { fromCel } from './values.js';
 
+/** A checked CEL expression returned by {@link compileCel}, ready to evaluate many times. */
 export interface CompiledCel {
   /** The checked result type (`bool`, `string`, `int`, `dyn`, …). */
   readonly type: string;
@@ -17,6 +18,7 @@ export interface CompiledCel {
   evaluate(variables?: Readonly<Record<string, unknown>>): unknown;
 }
 
+/** Options of {@link compileCel}. */
 export interface CompileCelOptions {
   /** Functions to add (see `CelOptions.functions`). */
   functions?: readonly CelFunction[];

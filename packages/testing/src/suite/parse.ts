@@ -113,7 +113,7 @@ function toExpect(raw: Record<string, unknown>, at: string, report: (path: strin
 /**
  * Loads every suite in a file (several may be separated by `---`). `file` is
  * resolved against `cwd` (default `process.cwd()`) and kept as given for
- * reports. Throws {@link SuiteError} (`SUITE_INVALID`, `FILE_UNREADABLE`).
+ * reports. Throws `SuiteError` (`SUITE_INVALID`, `FILE_UNREADABLE`).
  */
 export function loadSuiteFile(file: string, options: { cwd?: string } = {}): Suite[] {
   const { text, dir } = readSuiteText(file, options);
