@@ -161,7 +161,9 @@ class Loader {
     const { document: doc, path } = this.translation ? this.translation.locate(at, where) : { document: at, path: where };
     const key = `${doc}\u0000${path}\u0000${message}`;
     if (this.reported.has(key)) return; // a part shared by translated documents is reported once
+    if (this.translation?.isVariant(at) && this.reported.has(`${doc}\u0000${path}`)) return; // a variant repeats its origin's problem
     this.reported.add(key);
+    this.reported.add(`${doc}\u0000${path}`);
     const document = this.given[doc];
     const problem: Problem = { code, document: doc, path, message };
     if (isPlainObject(document)) {

@@ -33,7 +33,7 @@ export interface CompileCelOptions {
 export function compileCel(expression: string, options: CompileCelOptions = {}): CompiledCel {
   let compiled;
   try {
-    compiled = buildCel(expression, { environment: celEnvironment(options.functions), refuse: new Map() });
+    compiled = buildCel(expression, { environment: celEnvironment(options.functions ? { functions: options.functions } : {}), refuse: new Map() });
   } catch (error) {
     if (error instanceof CelCompileError) throw VerdictError.invalidInput(`invalid CEL expression: ${error.message}${pointAt(expression, error.offset)}`);
     throw error;
