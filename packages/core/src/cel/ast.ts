@@ -36,6 +36,11 @@ export interface Facts {
   parameterReads: string[][];
   /** Functions called by name (global form) with a position. */
   calls: Map<string, number>;
+  /**
+   * Roots used only as the expression's result (`cond ? oldObject : object`) or compared with `null`:
+   * nothing in the expression depends on their conversion, so they can be handed over unconverted.
+   */
+  passed: Set<string>;
 }
 
 const METERED = Symbol('verdict.metered');
@@ -73,7 +78,8 @@ function chain(node: Node, bound: Bound): string[] | undefined {
 
 /** Collects facts and instruments the AST (idempotent: a node is instrumented once). */
 export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): Facts {
-  const facts: Facts = { roots: new Map(), paths: new Map(), parameterReads: [], calls: new Map() };
+  const facts: Facts = { roots: new Map(), paths: new Map(), parameterReads: [], calls: new Map(), passed: new Set() };
+  const converted = new Set<string>();
   const usePath = (path: readonly string[] | 'whole-root', name?: string): void => {
     const rootName = path === 'whole-root' ? name! : path[0]!;
     const segments = path === 'whole-root' ? 'whole' : path.slice(1);
@@ -89,7 +95,8 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
     next.set(name, path ? (element ? [...path, '*'] : path) : null);
     return next;
   };
-  const visit = (node: Node, bound: Bound, inChain: boolean): void => {
+  /** `passing`: the node's value is the expression's result, or is only compared with null. */
+  const visit = (node: Node, bound: Bound, inChain: boolean, passing = false): void => {
     const alternate = node.meta.alternate;
     if (alternate) return visit(alternate, bound, false);
     const macro = node.meta.macro;
@@ -115,6 +122,21 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
         }
         if (!facts.roots.has(name)) facts.roots.set(name, node.pos);
         if (!inChain) usePath('whole-root', name);
+        (passing && !inChain ? facts.passed : converted).add(name);
+        return;
+      }
+      case '?:': {
+        const [test, yes, no] = node.args as [Node, Node, Node];
+        visit(test, bound, false);
+        visit(yes, bound, false, passing);
+        visit(no, bound, false, passing);
+        return;
+      }
+      case '==': case '!=': {
+        const [left, right] = node.args as [Node, Node];
+        const isNull = (n: Node) => n.op === 'value' && n.args === null;
+        visit(left, bound, false, isNull(right));
+        visit(right, bound, false, isNull(left));
         return;
       }
       case 'comprehension': {
@@ -164,7 +186,8 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
     if (isNode(x)) visit(x, bound, false);
     else if (Array.isArray(x)) for (const y of x) visitAll(y, bound);
   };
-  visit(root, new Map(), false);
+  visit(root, new Map(), false, true);
+  for (const name of converted) facts.passed.delete(name);
   return facts;
 }
 

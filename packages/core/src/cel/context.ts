@@ -50,7 +50,7 @@ export function celProblem(expression: unknown, error: unknown): string {
 export function unitCel(spec: JsonObject, template: { kind: string; name: string; document: object }, options: CelOptions | undefined, report: Report): UnitCel {
   const refuse = new Map(Object.entries({ ...REFUSED, ...(options?.refuse ?? {}) }));
   const profile = options?.profile?.(template);
-  const context: CelContext = { environment: celEnvironment(options?.functions), profile, refuse, variables: new Map() };
+  const context: CelContext = { environment: celEnvironment(options?.functions), profile, refuse, variables: new Map(), variableReads: new Map() };
   const parameterReads: CelParameterRead[] = [];
   const compileAt = (expression: unknown, where: string, expect?: 'bool' | 'string'): CompiledCel => {
     const compiled = compileInContext(context, expression as string, expect);

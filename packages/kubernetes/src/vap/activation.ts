@@ -74,13 +74,33 @@ export function celNamespaceObject(input: Json): Json | null {
 }
 
 /**
- * The activation of a ValidatingAdmissionPolicy expression for one input and
- * one parameter object. `request` and `namespaceObject` are built when an
- * expression first reads them (most read only `object`).
+ * The activation of admission expressions for one input: `object`,
+ * `oldObject` and `params` are own fields; `request` and `namespaceObject`
+ * are getters of the class, built when an expression first reads them (most
+ * read only `object`). One class: every activation has the same shape.
  */
-export function admissionActivation(input: Json, params: unknown): Json {
-  const out: Json = { object: own(input, 'object') ?? null, oldObject: own(input, 'oldObject') ?? null, params: params === undefined ? null : params };
-  Object.defineProperty(out, 'request', { enumerable: true, get: () => celRequest(input) });
-  Object.defineProperty(out, 'namespaceObject', { enumerable: true, get: () => celNamespaceObject(input) });
-  return out;
+export class AdmissionActivation {
+  readonly object: unknown;
+  readonly oldObject: unknown;
+  readonly params: unknown;
+  readonly #input: Json;
+  constructor(input: Json, params: unknown) {
+    this.#input = input;
+    this.object = own(input, 'object') ?? null;
+    this.oldObject = own(input, 'oldObject') ?? null;
+    this.params = params === undefined ? null : params;
+  }
+
+  get request(): Json {
+    return celRequest(this.#input);
+  }
+
+  get namespaceObject(): Json | null {
+    return celNamespaceObject(this.#input);
+  }
+}
+
+/** The activation of a ValidatingAdmissionPolicy expression for one input and one parameter object. */
+export function admissionActivation(input: Json, params: unknown): Readonly<Record<string, unknown>> {
+  return new AdmissionActivation(input, params) as unknown as Readonly<Record<string, unknown>>;
 }
