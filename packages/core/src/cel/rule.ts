@@ -69,23 +69,22 @@ class State {
   }
 }
 
-const STATES = new WeakMap<Scope, State>();
 /** Key of {@link CelContext.variableReads} for "every variable is read whole" (never a CEL identifier). */
 const ALL_VARIABLES = '*';
 const ROOT: Item = { data: undefined, item: false };
 
 function stateOf(scope: Scope): State {
-  let state = STATES.get(scope);
+  let state = scope.cel as State | undefined;
   if (!state || state.input !== scope.input || state.parameters !== scope.parameters) {
     state = new State(scope.input, scope.parameters);
-    STATES.set(scope, state);
+    scope.cel = state;
   }
   return state;
 }
 
 /** The values of the variables computed so far in this scope (JSON), for the trace. */
 export function computedVariables(scope: Scope): Record<string, unknown> | undefined {
-  const state = STATES.get(scope);
+  const state = scope.cel as State | undefined;
   const values = state?.computed;
   if (!values || values.size === 0) return undefined;
   const out: Record<string, unknown> = {};
@@ -157,15 +156,21 @@ function rootValue(ctx: CelContext, name: string, scope: Scope, at: Item & { sta
  * `conversions.cache` is read only when a container converts.
  */
 export function view(value: unknown, paths: PathTrie, conversions: { readonly cache: CelCache }): unknown {
+  if (value !== null && typeof value === 'object' && Object.isFrozen(value)) return toCel(value, conversions.cache);
+  return below(value, paths, conversions);
+}
+
+/** {@link view} below the root (a frozen object there is walked like any other: the result is the same). */
+function below(value: unknown, paths: PathTrie, conversions: { readonly cache: CelCache }): unknown {
   if (value === null || typeof value !== 'object') return typeof value === 'number' ? toCel(value) : value;
-  if (paths === true || Object.isFrozen(value)) return toCel(value, conversions.cache);
+  if (paths === true) return toCel(value, conversions.cache);
   if (Array.isArray(value)) {
     const each = paths.each;
     if (!each) return value;
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      const next = view(item, each, conversions);
+      const next = below(item, each, conversions);
       if (next !== item) (copy ??= value.slice())[i] = next;
     }
     return copy ?? value;
@@ -178,7 +183,7 @@ export function view(value: unknown, paths: PathTrie, conversions: { readonly ca
     const key = keys[i]!;
     const item = ownGet(value, key);
     if (item === undefined) continue;
-    const next = view(item, subs[i]!, conversions);
+    const next = below(item, subs[i]!, conversions);
     if (next !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = next;
   }
   return copy ?? value;
