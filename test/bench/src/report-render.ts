@@ -5,6 +5,8 @@
  */
 import { formatNs, type AggregatedGroup, type Results } from './aggregate.js';
 import { groupTable, scaleTable, targetsTable } from './table.js';
+// The browser-bundle section is measured by `pnpm size`, not by this suite: kept as that recorded it.
+import { renderBundleSection } from '../../browser-bundles/render.js';
 
 function section(groups: readonly AggregatedGroup[], id: string): string {
   const g = groups.find((x) => x.id === id);
@@ -243,6 +245,8 @@ ${groups.find((g) => g.id === 'vap') ? info(groups.find((g) => g.id === 'vap')!)
 A CEL rule runs on cel-js's tree-walking interpreter, which evaluates the expression's AST on every call, while a json-logic
 rule is compiled into closures with its constants folded (\`{quantity: "1Gi"}\` is a number before the first request).
 The cel-js rows are therefore the floor of a CEL rule's cost; what verdict adds on top of the library is in the table.
+
+${renderBundleSection()}
 
 ## The design choices behind the numbers
 
