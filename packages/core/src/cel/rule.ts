@@ -115,9 +115,16 @@ function variablesOf(ctx: CelContext, scope: Scope, state: State): object {
       state.computing.delete(name);
     }
   };
+  // cel-js asks for the descriptor before each read of variables.<name>: one per name and evaluation.
+  const descriptors = new Map<string, PropertyDescriptor>();
+  const describe = (name: string): PropertyDescriptor => {
+    let d = descriptors.get(name);
+    if (!d) descriptors.set(name, (d = { value: compute(name), writable: false, enumerable: true, configurable: true }));
+    return d;
+  };
   state.variables = new Proxy({}, {
     get: (_t, key) => (key === 'constructor' ? Object : typeof key === 'string' && ctx.variables.has(key) ? compute(key) : undefined),
-    getOwnPropertyDescriptor: (_t, key) => (typeof key === 'string' && ctx.variables.has(key) ? { value: compute(key), writable: false, enumerable: true, configurable: true } : undefined),
+    getOwnPropertyDescriptor: (_t, key) => (typeof key === 'string' && ctx.variables.has(key) ? describe(key) : undefined),
     has: (_t, key) => typeof key === 'string' && ctx.variables.has(key),
     ownKeys: () => [...ctx.variables.keys()],
   });

@@ -14,8 +14,13 @@ type Json = Record<string, unknown>;
 const requests = new WeakMap<object, Json>();
 const namespaces = new WeakMap<object, Json | null>();
 
-function groupVersion(value: unknown, last: 'kind' | 'resource'): Json {
-  return { group: str(own(value, 'group')), version: str(own(value, 'version')), [last]: str(own(value, last)) };
+// Two functions with literal keys (a computed key would give every object a slow shape).
+function groupVersionKind(value: unknown): Json {
+  return isObject(value) ? { group: str(own(value, 'group')), version: str(own(value, 'version')), kind: str(own(value, 'kind')) } : { group: '', version: '', kind: '' };
+}
+
+function groupVersionResource(value: unknown): Json {
+  return isObject(value) ? { group: str(own(value, 'group')), version: str(own(value, 'version')), resource: str(own(value, 'resource')) } : { group: '', version: '', resource: '' };
 }
 
 /** Sets `key` when `value` is not empty (the apiserver's `omitempty`). */
@@ -39,10 +44,10 @@ export function celRequest(input: Json): Json {
   if (isObject(extra) && Object.keys(extra).length > 0) userInfo['extra'] = extra;
   const request: Json = {
     uid: str(own(input, 'uid')),
-    kind: groupVersion(own(input, 'kind'), 'kind'),
-    resource: groupVersion(own(input, 'resource'), 'resource'),
-    requestKind: groupVersion(own(input, 'requestKind') ?? own(input, 'kind'), 'kind'),
-    requestResource: groupVersion(own(input, 'requestResource') ?? own(input, 'resource'), 'resource'),
+    kind: groupVersionKind(own(input, 'kind')),
+    resource: groupVersionResource(own(input, 'resource')),
+    requestKind: groupVersionKind(own(input, 'requestKind') ?? own(input, 'kind')),
+    requestResource: groupVersionResource(own(input, 'requestResource') ?? own(input, 'resource')),
     operation: str(own(input, 'operation')),
     userInfo,
     dryRun: own(input, 'dryRun') === true,
