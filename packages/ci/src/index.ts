@@ -1,6 +1,6 @@
 /**
  * @verdict/ci: CI job admission on the verdict engine, in the wire format of
- * GitLab's runner admission controller proposal. Build a controller chain
+ * GitLab's runner admission controller design. Build a controller chain
  * with {@link createJobAdmission}, then `admit(jobs)` before jobs are queued.
  * @packageDocumentation
  */

@@ -21,6 +21,8 @@ import type { AdmissionInput, AdmissionRequest, AdmissionReviewResponse, LabelMa
 export interface AdmissionWebhookOptions {
   /** Policies: YAML/JSON text, parsed documents, or a set compiled with `kubernetesDialect` and `mutationTarget: "/object"`. */
   policies: PolicySource;
+  /** The file name (or label) of `policies` when they are text, shown in load problems (`policies.yaml:12:5`). */
+  source?: string;
   /**
    * Labels of a namespace by name (sync or async), or a {@link NamespaceCache}.
    * Without it, namespaced objects have no `namespaceLabels` and a Gatekeeper
@@ -143,7 +145,8 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
     return loadKubernetesPolicies(source, { ...loadOptions, ...(params !== undefined ? { params } : {}), ...(options.limits ? { limits: options.limits } : {}) });
   };
   /** Swapped whole by `update`; each review reads it once, at its start. */
-  let current = load(options.policies);
+  if (options.source !== undefined && typeof options.source !== 'string') throw new AdmissionError('INVALID_OPTIONS', `source must be a string, the file name of the policies (got ${typeof options.source})`);
+  let current = load(options.policies, options.source === undefined ? {} : { source: options.source });
   const onDecision = options.onDecision;
 
   const notify = (event: Omit<DecisionEvent, 'durationMs'>, started: number) => {

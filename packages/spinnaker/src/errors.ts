@@ -22,20 +22,25 @@ export class SpinnakerError extends VerdictError<SpinnakerErrorCode> {
   override readonly name = 'SpinnakerError';
 
   static invalidAuthorization(value: unknown, path = ''): SpinnakerError {
-    return new SpinnakerError(
+    return spinnakerError(
       'INVALID_AUTHORIZATION',
       `unknown authorization ${JSON.stringify(String(value))}${path ? ` at ${path}` : ''}: expected one of READ, WRITE, EXECUTE, CREATE (any case)`,
-      { path },
+      path,
     );
   }
 
   static invalidConfig(message: string, path = ''): SpinnakerError {
-    return new SpinnakerError('INVALID_CONFIG', message, { path });
+    return spinnakerError('INVALID_CONFIG', message, path);
   }
 
   static invalidView(message: string, path = ''): SpinnakerError {
-    return new SpinnakerError('INVALID_VIEW', `${message}${path ? ` (at ${path})` : ''}`, { path });
+    return spinnakerError('INVALID_VIEW', `${message}${path ? ` (at ${path})` : ''}`, path);
   }
+}
+
+/** Outside the class body, so the bundle keeps the class's name (see core's `VerdictError` factories). */
+function spinnakerError(code: SpinnakerErrorCode, message: string, path: string): SpinnakerError {
+  return new SpinnakerError(code, message, { path });
 }
 
 /** The message of anything thrown (for reasons). */
