@@ -28,6 +28,7 @@ export interface ChainLevelOptions {
   dryRun?: boolean;
 }
 
+/** Options of {@link createJobAdmission}: the controller chain, the runner inventory and evaluation bounds. */
 export interface JobAdmissionOptions {
   /** The controllers in order: project, then groups nearest first, then instance; any subset (none admits everything). */
   chain: readonly ChainLevelOptions[];
@@ -72,6 +73,7 @@ export interface JobExplanation {
 /** A request: one job, a Job event webhook, a list of them, or their JSON text. */
 export type AdmissionRequest = JobPayload | JobEvent | ReadonlyArray<JobPayload | JobEvent> | string;
 
+/** A job admission controller made by {@link createJobAdmission}: `admit` answers jobs as GitLab's runner admission expects. */
 export interface JobAdmission {
   /**
    * Answers a request: a list gets a list (same order), one job gets one

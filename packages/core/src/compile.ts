@@ -27,6 +27,7 @@ import { PolicySet } from './evaluate.js';
 export type { CompiledMutate, CompiledValidate, TemplateUnit } from './template-unit.js';
 export type { Variant } from './variants.js';
 
+/** Options of {@link compilePolicies} (and of the loaders that call it). */
 export interface CompileOptions {
   /** Match vocabularies to accept besides core's (e.g. the Kubernetes adapter's Gatekeeper `match`). */
   dialects?: readonly MatchDialect[];
@@ -160,7 +161,9 @@ class Loader {
     const { document: doc, path } = this.translation ? this.translation.locate(at, where) : { document: at, path: where };
     const key = `${doc}\u0000${path}\u0000${message}`;
     if (this.reported.has(key)) return; // a part shared by translated documents is reported once
+    if (this.translation?.isVariant(at) && this.reported.has(`${doc}\u0000${path}`)) return; // a variant repeats its origin's problem
     this.reported.add(key);
+    this.reported.add(`${doc}\u0000${path}`);
     const document = this.given[doc];
     const problem: Problem = { code, document: doc, path, message };
     if (isPlainObject(document)) {

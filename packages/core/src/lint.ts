@@ -11,6 +11,7 @@ import { lintPatchPaths } from './lint-patches.js';
 import { sourceLocation } from './parse.js';
 import { MATCH_ALL, type Fact } from './selectors/node.js';
 
+/** A problem found by `PolicySet.lint()`: a parameterSelection entry that can never be chosen, or a match that no input can satisfy. */
 export interface LintFinding {
   /**
    * `UNREACHABLE_ENTRY`: a parameterSelection entry that can never be chosen; `UNSATISFIABLE_MATCH`: a match that can never hold;

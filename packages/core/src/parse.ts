@@ -10,6 +10,7 @@ import { parsePointer } from './util/object.js';
 /** A policy document as loaded: a plain object in the Kubernetes resource style. */
 export type PolicyDocument = Record<string, unknown>;
 
+/** Options of {@link parsePolicyDocuments}. */
 export interface ParseOptions {
   /** A file name or label, shown in problems (`policies.yaml:12:5`). */
   source?: string;

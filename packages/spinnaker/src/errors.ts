@@ -17,7 +17,7 @@ export type SpinnakerErrorCode =
   /** The permission source failed (Redis down or slow, a policy errored, a custom source threw). */
   | 'SOURCE_FAILURE';
 
-/** The error class of `@verdict/spinnaker`: a {@link VerdictError} with a {@link SpinnakerErrorCode}. */
+/** The error class of `@verdict/spinnaker`: a `VerdictError` (from `@verdict/core`) with a {@link SpinnakerErrorCode}. */
 export class SpinnakerError extends VerdictError<SpinnakerErrorCode> {
   override readonly name = 'SpinnakerError';
 

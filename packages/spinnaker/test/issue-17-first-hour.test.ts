@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compilePolicies, PolicyLoadError } from '@verdict/core';
-import { policyPermissionSource, spinnakerMatchDialect } from '@verdict/spinnaker';
+import { policyPermissionSource } from '@verdict/spinnaker';
+import { spinnakerMatchDialect } from '@verdict/spinnaker';
 
 describe('source of policyPermissionSource', () => {
   it('names the file, line and column of a problem', () => {

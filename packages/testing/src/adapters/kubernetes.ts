@@ -37,7 +37,7 @@ export function namespaceLabelsOf(review: unknown): Record<string, string> | und
  * it (`@verdict/kubernetes`'s `admissionReviewFor`: operation defaults to
  * CREATE, UPDATE with `oldObject`, DELETE for a `null` object), and remembers
  * `namespaceLabels` for it: an AdmissionReview does not carry them, so
- * {@link evaluateInput} and suites hand them to the webhook's namespace lookup.
+ * `evaluateInput` (from `@verdict/testing`) and suites hand them to the webhook's namespace lookup.
  */
 export function admissionReviewFor(object: KubernetesObject | null, options: ReviewFixtureOptions = {}): AdmissionReview {
   const { namespaceLabels, ...rest } = options;
