@@ -13,6 +13,7 @@ import { groupTable, scaleTable, targetsTable } from './src/table.js';
 import { hostileGlobWorkload, hostileRegexWorkload } from './src/workloads/hostile.js';
 import { loadWorkload } from './src/workloads/load.js';
 import { reviewWorkload } from './src/workloads/review.js';
+import { vapWorkload } from './src/workloads/vap.js';
 import { webhookWorkload } from './src/workloads/webhook.js';
 import { ruleWorkload } from './src/workloads/rule.js';
 import { celWorkload } from './src/workloads/cel.js';
@@ -65,6 +66,14 @@ describe('workload 3 (AdmissionReview)', () => {
     const group = await reviewWorkload();
     expect(group.info?.['clonesWithoutMutation']).toBe(0);
     expect(Number(group.info?.['admissionReviewBytes'])).toBeGreaterThan(1800);
+    for (const c of group.cases) await exercise(c, 3);
+  });
+});
+
+describe('ValidatingAdmissionPolicy row', () => {
+  it('passes the sanity checks of the three forms of the memory-limit check and runs each a few times', async () => {
+    const group = await vapWorkload();
+    expect(group.cases.map((c) => c.engine)).toEqual(['verdict', 'verdict-vap', 'verdict-gatekeeper-cel']);
     for (const c of group.cases) await exercise(c, 3);
   });
 });

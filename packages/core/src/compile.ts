@@ -17,6 +17,7 @@ import { MATCH_ALL, type SelectorNode } from './selectors/node.js';
 import { PolicyIndex } from './selectors/policy-index.js';
 import type { MatchDialect } from './selectors/types.js';
 import { compileTemplateUnit, type TemplateUnit } from './template-unit.js';
+import { Translation, type DocumentTranslator } from './translate.js';
 import type { EnforcementAction, NoMatchAction, ParameterSelectionBehavior, PolicyInfo, SelectionTrace } from './types.js';
 import { deepClone, deepFreeze, findForbiddenKey, isPlainObject, parsePointer, type JsonObject } from './util/object.js';
 import { didYouMean } from './util/suggest.js';
@@ -42,6 +43,8 @@ export interface CompileOptions {
    * JSON pointer relative to the parameters).
    */
   checkParameters?: (parameters: Readonly<Record<string, unknown>>) => ReadonlyArray<{ path: string; message: string }>;
+  /** Document vocabularies of an adapter (e.g. Kubernetes ValidatingAdmissionPolicies), turned into core documents before compiling. */
+  translators?: readonly DocumentTranslator[];
   /** CEL rules: an adapter's names (profile), added functions and refused libraries (see docs/concepts/cel.md). */
   cel?: CelOptions;
   /**
@@ -122,8 +125,8 @@ export interface CompiledPolicy {
   /** Shared, frozen traces for the outcomes that do not depend on the input. */
   outcomes: { noEntries: SelectionTrace; noMatch: SelectionTrace };
   info: PolicyInfo;
-  /** Where the policy came from (for lint findings with file and line). */
-  document: { index: number; object: object };
+  /** Where the policy came from (for lint findings with file and line); `path` maps pointers of a translated document. */
+  document: { index: number; object: object; path?: (pointer: string) => string };
 }
 
 const GATEKEEPER_CONSTRAINTS = /^constraints\.gatekeeper\.sh\//;
@@ -134,22 +137,31 @@ class Loader {
   readonly templates = new Map<string, { unit: TemplateUnit; doc: number }>();
   readonly policies: CompiledPolicy[] = [];
   private readonly seen = new Map<string, number>();
+  private readonly reported = new Set<string>();
   /** Kinds whose PolicyTemplate failed to compile: their constraints are not reported as unknown kinds. */
   private readonly broken = new Set<string>();
   private readonly owners;
   private readonly dialects: readonly MatchDialect[];
+  private readonly translation: Translation;
+  private readonly documents: readonly unknown[];
 
-  constructor(private readonly documents: readonly unknown[], private readonly options: CompileOptions) {
+  constructor(private readonly given: readonly unknown[], private readonly options: CompileOptions) {
     this.dialects = options.dialects ?? [];
     try {
       this.owners = keyOwners(this.dialects);
     } catch (error) {
       throw new VerdictError('INVALID_INPUT', (error as Error).message);
     }
+    this.translation = new Translation(given, options.translators ?? [], (doc, path, code, message) => this.report(doc, path, code, message));
+    this.documents = this.translation.documents;
   }
 
-  report(doc: number, path: string, code: ProblemCode, message: string): void {
-    const document = this.documents[doc];
+  report(at: number, where: string, code: ProblemCode, message: string): void {
+    const { document: doc, path } = this.translation ? this.translation.locate(at, where) : { document: at, path: where };
+    const key = `${doc}\u0000${path}\u0000${message}`;
+    if (this.reported.has(key)) return; // a part shared by translated documents is reported once
+    this.reported.add(key);
+    const document = this.given[doc];
     const problem: Problem = { code, document: doc, path, message };
     if (isPlainObject(document)) {
       const kind = document['kind'];
@@ -162,11 +174,18 @@ class Loader {
   }
 
   run(): void {
-    const shapes: Array<DocumentShape | undefined> = this.documents.map((doc, i) => this.check(doc, i));
+    const { claimed, bound, boundPolicies } = this.translation;
+    const shapes: Array<DocumentShape | undefined> = this.documents.map((doc, i) => (claimed.has(i) ? undefined : this.check(doc, i)));
     shapes.forEach((shape, i) => {
-      if (shape === 'PolicyTemplate') this.addTemplate(this.documents[i] as PolicyDocument, i);
+      if (shape === 'PolicyTemplate' && !bound.has(i)) this.addTemplate(this.documents[i] as PolicyDocument, i);
     });
+    for (const [t, policies] of bound) {
+      const template = this.documents[t] as PolicyDocument;
+      const unit = shapes[t] === 'PolicyTemplate' ? this.compileUnit(template, t, (template['spec'] as JsonObject)['kind'] as string) : undefined;
+      for (const p of policies) if (unit && shapes[p] === 'Constraint') this.addConstraint(this.documents[p] as PolicyDocument, p, unit, false);
+    }
     shapes.forEach((shape, i) => {
+      if (boundPolicies.has(i)) return;
       const doc = this.documents[i] as PolicyDocument;
       if (shape === 'Policy' || shape === 'Constraint') this.checkParameters(doc, i);
       if (shape === 'Policy') {
@@ -176,7 +195,7 @@ class Loader {
         const kind = doc['kind'] as string;
         const template = this.templates.get(kind);
         if (!template) {
-          if (this.broken.has(kind)) return; // its PolicyTemplate's problems are reported
+          if (this.broken.has(kind) || this.translation.broken.has(kind)) return; // its template's problems are reported
           const known = [...this.templates.keys()];
           this.report(i, '/kind', 'UNKNOWN_KIND', `no PolicyTemplate defines kind "${kind}"${didYouMean(kind, known)}${known.length ? ` (defined: ${known.join(', ')})` : '; load its PolicyTemplate in the same set'}`);
           return;
@@ -216,7 +235,7 @@ class Loader {
       return undefined;
     }
     if (kind === 'ConstraintTemplate' || (typeof apiVersion === 'string' && apiVersion.startsWith('templates.gatekeeper.sh/'))) {
-      this.report(i, '', 'UNSUPPORTED', 'Gatekeeper ConstraintTemplates hold Rego, which verdict does not run; port the logic to a PolicyTemplate with json-logic rules (see docs/porting-gatekeeper.md) and keep your constraints as they are');
+      this.report(i, '', 'UNSUPPORTED', 'Gatekeeper ConstraintTemplates hold Rego, which verdict does not run; port the logic to a PolicyTemplate with json-logic rules (see docs/porting-gatekeeper.md) and keep your constraints as they are; @verdict/kubernetes also loads templates that carry a K8sNativeValidation (CEL) block');
       return undefined;
     }
     const shape: DocumentShape = kind === 'PolicyTemplate' ? 'PolicyTemplate' : kind === 'Policy' ? 'Policy' : 'Constraint';
@@ -302,7 +321,7 @@ class Loader {
     const order = (spec['order'] as number | undefined) ?? 0;
     const policy: CompiledPolicy = {
       ordinal: 0, kind, name, order, enforcementAction, template: unit, match,
-      base, behavior, onNoMatch, entries, anyCache: new Map(), document: { index: i, object: doc },
+      base, behavior, onNoMatch, entries, anyCache: new Map(), document: this.translation.source(i, doc),
       outcomes: deepFreeze({
         noEntries: { behavior, matched: [], outcome: 'no-entries' as const },
         noMatch: { behavior, matched: [], outcome: `no-match-${onNoMatch}` as const },

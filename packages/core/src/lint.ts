@@ -61,8 +61,9 @@ export function lintPolicies(policies: readonly CompiledPolicy[]): LintFinding[]
   const findings: LintFinding[] = [];
   for (const p of policies) {
     const report = (finding: Omit<LintFinding, 'kind' | 'policy' | 'document'>) => {
-      const f: LintFinding = { kind: p.kind, policy: p.name, ...finding, document: p.document.index };
-      const loc = sourceLocation(p.document.object, finding.path);
+      const path = p.document.path ? p.document.path(finding.path) : finding.path;
+      const f: LintFinding = { kind: p.kind, policy: p.name, ...finding, path, document: p.document.index };
+      const loc = sourceLocation(p.document.object, path);
       if (loc) Object.assign(f, loc);
       findings.push(f);
     };

@@ -7,7 +7,10 @@
  */
 export { createAdmissionWebhook, DEFAULT_MAX_BODY_BYTES, type AdmissionWebhook, type AdmissionWebhookOptions, type DecisionEvent } from './webhook.js';
 export type { NodeListener, NodeRequest, NodeResponse } from './listener.js';
-export { kubernetesDialect, loadKubernetesPolicies, MUTATION_TARGET } from './dialect.js';
+export { kubernetesDialect, MUTATION_TARGET } from './dialect.js';
+export { loadKubernetesPolicies, type KubernetesLoadOptions } from './load.js';
+export { ParamCache, type ParamLookup, type ParamQuery } from './vap/params.js';
+export { VALIDATION_FAILURE_ANNOTATION } from './vap/answer.js';
 export { toAdmissionInput, NAMESPACE_NAME_LABEL } from './toInput.js';
 export { toAdmissionResponse, FAILED_OPEN_ANNOTATION, type FailurePolicy, type ResponseOptions } from './toResponse.js';
 export { NamespaceCache, type NamespaceLabelsLookup, type NamespaceWatchEvent } from './namespaces.js';

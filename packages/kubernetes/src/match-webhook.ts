@@ -64,23 +64,43 @@ function inList(path: readonly string[], values: readonly string[] | undefined, 
   return selector;
 }
 
-function compileRule(rule: unknown, at: string, ctx: DialectContext): Selector | undefined {
+/** A validated rule: `undefined` lists stand for `*`. */
+export interface ParsedRule {
+  operations: readonly string[] | undefined;
+  groups: readonly string[] | undefined;
+  versions: readonly string[] | undefined;
+  resources: readonly string[];
+  entries: ReadonlyArray<{ res: string; sub: string }>;
+  scope: '*' | 'Cluster' | 'Namespaced';
+}
+
+/**
+ * Checks one rule as the apiserver's validation does (every problem reported
+ * through `ctx`, keys outside `extraKeys` refused) and returns it parsed, or
+ * `undefined` when it is invalid.
+ */
+export function parseRule(rule: unknown, at: string, ctx: DialectContext, extraKeys: readonly string[] = []): ParsedRule | undefined {
   if (!isObject(rule)) {
     ctx.problem(at, `a rule must be an object {operations, apiGroups, apiVersions, resources, scope?} (got ${typeOf(rule)})`);
     return undefined;
   }
-  for (const key of Object.keys(rule)) if (!RULE_KEYS.includes(key)) ctx.problem(`${at}/${key}`, `unknown field "${key}" in a rule${didYouMean(key, RULE_KEYS)}`);
+  const known = [...RULE_KEYS, ...extraKeys];
+  for (const key of Object.keys(rule)) if (!known.includes(key)) ctx.problem(`${at}/${key}`, `unknown field "${key}" in a rule${didYouMean(key, known)}`);
   const operations = wildcardList(rule, 'operations', at, ctx);
   operations?.forEach((op, i) => {
     if (!OPERATIONS.includes(op)) ctx.problem(`${at}/operations/${i}`, `operation "${op}" is not one of ${OPERATIONS.join(', ')}${didYouMean(op, OPERATIONS)}`);
   });
   const groups = wildcardList(rule, 'apiGroups', at, ctx);
   const versions = wildcardList(rule, 'apiVersions', at, ctx);
+  versions?.forEach((v, i) => {
+    if (v === '') ctx.problem(`${at}/apiVersions/${i}`, 'apiVersions must not contain an empty string');
+  });
   const resources = wildcardList(rule, 'resources', at, ctx);
   if (resources) for (const message of resourceProblems(resources)) ctx.problem(`${at}/resources`, message);
   const scope = rule['scope'] ?? '*';
   if (scope !== '*' && scope !== 'Cluster' && scope !== 'Namespaced') {
     ctx.problem(`${at}/scope`, `scope must be "*", "Cluster" or "Namespaced" (got ${typeof scope === 'string' ? `"${scope}"` : typeOf(scope)})${typeof scope === 'string' ? didYouMean(scope, ['Cluster', 'Namespaced']) : ''}`);
+    return undefined;
   }
   if (!operations || !groups || !versions || !resources) return undefined;
   const all = (list: string[]) => (list[0] === '*' ? undefined : list);
@@ -88,6 +108,25 @@ function compileRule(rule: unknown, at: string, ctx: DialectContext): Selector |
     const slash = r.indexOf('/');
     return slash < 0 ? { res: r, sub: '' } : { res: r.slice(0, slash), sub: r.slice(slash + 1) };
   });
+  return { operations: all(operations), groups: all(groups), versions: all(versions), resources, entries, scope };
+}
+
+/** The apiserver's `rules.Matcher` for one request (`resource` may be an equivalent of the request's). */
+export function ruleMatches(rule: ParsedRule, input: unknown, resource: { group: string; version: string; resource: string }): boolean {
+  if (rule.operations && !rule.operations.includes(str(own(input, 'operation')))) return false;
+  if (rule.groups && !rule.groups.includes(resource.group)) return false;
+  if (rule.versions && !rule.versions.includes(resource.version)) return false;
+  const sub = str(own(input, 'subResource'));
+  if (!rule.entries.some((e) => (e.res === '*' || e.res === resource.resource) && (e.sub === '*' || e.sub === sub))) return false;
+  if (rule.scope === '*') return true;
+  const namespaced = str(own(input, 'namespace')) !== '' && !(resource.group === '' && resource.version === 'v1' && resource.resource === 'namespaces');
+  return rule.scope === 'Cluster' ? !namespaced : namespaced;
+}
+
+function compileRule(rule: unknown, at: string, ctx: DialectContext): Selector | undefined {
+  const parsed = parseRule(rule, at, ctx);
+  if (!parsed) return undefined;
+  const { entries, resources, scope } = parsed;
   const resourceTest: TestSelector = {
     describe: `resource in (${resources.join(', ')})`,
     test: (input) => {
@@ -98,9 +137,9 @@ function compileRule(rule: unknown, at: string, ctx: DialectContext): Selector |
   };
   if (entries.every((e) => e.res !== '*')) resourceTest.index = { path: ['resource', 'resource'], values: [...new Set(entries.map((e) => e.res))] };
   const parts: Selector[] = [
-    inList(['operation'], all(operations), 'operation', (input) => str(own(input, 'operation'))),
-    inList(['resource', 'group'], all(groups), 'apiGroup', (input) => str(own(own(input, 'resource'), 'group'))),
-    inList(['resource', 'version'], all(versions), 'apiVersion', (input) => str(own(own(input, 'resource'), 'version'))),
+    inList(['operation'], parsed.operations, 'operation', (input) => str(own(input, 'operation'))),
+    inList(['resource', 'group'], parsed.groups, 'apiGroup', (input) => str(own(own(input, 'resource'), 'group'))),
+    inList(['resource', 'version'], parsed.versions, 'apiVersion', (input) => str(own(own(input, 'resource'), 'version'))),
     resourceTest,
   ];
   if (scope === 'Cluster' || scope === 'Namespaced') {
@@ -130,7 +169,7 @@ function rules(value: unknown, ctx: DialectContext): Selector | undefined {
   return compiled.length === 1 ? compiled[0] : { any: compiled as Selector[], where: '/rules', describe: `rules: any of ${compiled.length} rules` };
 }
 
-function objectSelector(value: unknown, path: string, ctx: DialectContext): Selector | undefined {
+export function objectSelector(value: unknown, path: string, ctx: DialectContext): Selector | undefined {
   if (value === undefined || value === null) return undefined; // API default {}: matches without looking
   const sel = labelSelector(value, path, ctx);
   if (!sel || sel.text === '(everything)') return undefined;
@@ -139,7 +178,7 @@ function objectSelector(value: unknown, path: string, ctx: DialectContext): Sele
   return { where: path, describe: `objectSelector: ${sel.text} (object or oldObject)`, test: (input) => matches(own(input, 'object')) || matches(own(input, 'oldObject')) };
 }
 
-function namespaceSelector(value: unknown, path: string, ctx: DialectContext): Selector | undefined {
+export function namespaceSelector(value: unknown, path: string, ctx: DialectContext): Selector | undefined {
   if (value === undefined || value === null) return undefined;
   const sel = labelSelector(value, path, ctx);
   if (!sel || sel.text === '(everything)') return undefined;

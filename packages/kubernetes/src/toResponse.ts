@@ -5,9 +5,11 @@
  * JSON Patch. Everything the apiserver would drop (control characters in
  * warnings, bad annotation keys) is made valid here.
  */
-import type { Decision } from '@verdict/core';
+import type { Decision, PolicySet } from '@verdict/core';
 import { replaceControls } from './read.js';
 import { API_VERSION } from './review.js';
+import { expressionError, policyAnswer } from './vap/answer.js';
+import { registryOf } from './vap/registry.js';
 import type { AdmissionResponse, AdmissionReviewResponse } from './types.js';
 
 /** What the webhook does when evaluation itself fails: `Fail` denies (code 500), `Ignore` admits. */
@@ -18,6 +20,11 @@ export interface ResponseOptions {
   mutating?: boolean;
   /** Default `Fail`. */
   failurePolicy?: FailurePolicy;
+  /**
+   * The set that made the decision, when it holds ValidatingAdmissionPolicies or Gatekeeper CEL templates
+   * (loaded by `loadKubernetesPolicies`): their entries are answered as the apiserver and Gatekeeper do.
+   */
+  policies?: PolicySet;
 }
 
 /** Audit annotation key recording errors admitted under failurePolicy Ignore. */
@@ -110,6 +117,8 @@ export function failureResponse(uid: string, message: string, failurePolicy: Fai
  */
 export function toAdmissionResponse(uid: string, decision: Decision, options: ResponseOptions = {}): AdmissionReviewResponse {
   const failurePolicy = options.failurePolicy ?? 'Fail';
+  const registry = registryOf(options.policies);
+  const native = registry ? policyAnswer(decision, registry) : undefined; // undefined when nothing failed
   const denials: string[] = [];
   const failures: string[] = [];
   const audit = new Map<string, string[]>();
@@ -120,6 +129,7 @@ export function toAdmissionResponse(uid: string, decision: Decision, options: Re
     else audit.set(key, [line]);
   };
   for (const v of decision.violations) {
+    if (native?.handled.has(v)) continue;
     if (v.enforcementAction === 'deny') denials.push(`[${v.policy}] ${v.message}`);
     else if (v.enforcementAction === 'audit') record(v.policy, v.message);
   }
@@ -127,23 +137,27 @@ export function toAdmissionResponse(uid: string, decision: Decision, options: Re
   if (omitted && omitted.denials > 0) denials.push(`… and ${omitted.denials} more violation${omitted.denials === 1 ? '' : 's'} (not listed)`);
   if (omitted && omitted.violations > omitted.denials) record(OMITTED_ANNOTATION, `${omitted.violations - omitted.denials} more warn or audit violations were not listed`);
   for (const e of decision.errors) {
-    const line = e.policy ? `[${e.policy}] ${e.message}` : e.message;
+    if (e.ignored || native?.handled.has(e)) continue; // failurePolicy Ignore, or answered as a ValidatingAdmissionPolicy
+    const cel = e.kind === undefined ? undefined : registry?.celKinds.get(e.kind);
+    const line = e.policy ? `[${e.policy}] ${cel ? expressionError(e, cel.validations) : e.message}` : e.message;
     if (e.enforcementAction === 'warn') continue; // core already made it a warning
     if (e.enforcementAction === 'audit' && e.policy) record(e.policy, `evaluation error: ${e.message}`);
-    else if (e.code === 'MATCH_ERROR') denials.push(line); // Gatekeeper's "autoreject"
+    else if (e.code === 'MATCH_ERROR' || cel) denials.push(line); // Gatekeeper's "autoreject"; a CEL template's error is a violation
     else failures.push(line);
   }
   const failClosed = failures.length > 0 && failurePolicy === 'Fail';
-  const response: AdmissionResponse = { uid, allowed: denials.length === 0 && !failClosed };
+  const first = native?.denials[0]; // the apiserver answers with the first denying decision
+  const response: AdmissionResponse = { uid, allowed: denials.length === 0 && !first && !failClosed };
   if (!response.allowed) {
-    const lines = failClosed ? [...denials, ...failures] : denials;
-    response.status = denials.length > 0
-      ? { status: 'Failure', code: 403, reason: 'Forbidden', message: lines.join('\n') }
-      : { status: 'Failure', code: 500, reason: 'InternalError', message: `policy evaluation failed: ${lines.join('\n')}` };
+    const lines = [...denials, ...(first ? [first.message] : []), ...(failClosed ? failures : [])];
+    if (denials.length > 0) response.status = { status: 'Failure', code: 403, reason: 'Forbidden', message: lines.join('\n') };
+    else if (first) response.status = { status: 'Failure', code: first.code, reason: first.reason, message: lines.join('\n') };
+    else response.status = { status: 'Failure', code: 500, reason: 'InternalError', message: `policy evaluation failed: ${lines.join('\n')}` };
   }
   if (failures.length > 0 && failurePolicy === 'Ignore') record(FAILED_OPEN_ANNOTATION, failures.join('\n'));
+  for (const [key, value] of Object.entries(native?.auditAnnotations ?? {})) audit.set(annotationKey(key), [value]);
   if (audit.size > 0) response.auditAnnotations = Object.fromEntries([...audit].map(([k, lines]) => [k, lines.join('\n')]));
-  const warnings = sanitizeWarnings(decision.warnings, decision.omitted?.warnings ?? 0);
+  const warnings = sanitizeWarnings(native && native.warnings.length > 0 ? [...decision.warnings, ...native.warnings] : decision.warnings, decision.omitted?.warnings ?? 0);
   if (warnings.length > 0) response.warnings = warnings;
   if (options.mutating === true && response.allowed && decision.patch.length > 0) {
     response.patchType = 'JSONPatch';

@@ -3,8 +3,9 @@
  * the request, looks up namespace labels (sync or async, with a timeout),
  * evaluates once, and answers in Gatekeeper's form.
  */
-import type { Decision, EvaluationLimits, PolicySet, PolicySource } from '@verdict/core';
-import { loadKubernetesPolicies } from './dialect.js';
+import { PolicySet, type Decision, type EvaluationLimits, type PolicySource } from '@verdict/core';
+import { loadKubernetesPolicies } from './load.js';
+import type { ParamCache, ParamLookup } from './vap/params.js';
 import { AdmissionError } from './errors.js';
 import { createHandler } from './http.js';
 import { inventoryProvider, type InventorySource } from './inventory.js';
@@ -26,6 +27,12 @@ export interface AdmissionWebhookOptions {
    * `namespaceSelector` cannot match them (the constraint reports a match error).
    */
   namespaceLabels?: NamespaceLabelsLookup | NamespaceCache;
+  /**
+   * Parameter objects of ValidatingAdmissionPolicy bindings (`paramRef`) besides the documents of `policies`:
+   * a {@link ParamCache} fed from watches, or a sync lookup. Give it to `loadKubernetesPolicies` instead when
+   * `policies` is a compiled set.
+   */
+  params?: ParamLookup | ParamCache;
   /**
    * Other objects for referential policies (unique hosts, unique selectors): an
    * `InventoryCache` the host feeds (from an informer, as a NamespaceCache), or a
@@ -128,7 +135,13 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
   const lookup = lookupOf(options.namespaceLabels);
   const inventory = inventoryProvider(options.inventory);
   if (options.policies === undefined || options.policies === null) throw new AdmissionError('INVALID_OPTIONS', 'policies is required: YAML text, parsed documents or a compiled PolicySet');
-  const load = (source: PolicySource, loadOptions: { source?: string } = {}) => loadKubernetesPolicies(source, { ...loadOptions, ...(options.limits ? { limits: options.limits } : {}) });
+  const params = options.params;
+  const load = (source: PolicySource, loadOptions: { source?: string } = {}) => {
+    if (params !== undefined && source instanceof PolicySet) {
+      throw new AdmissionError('INVALID_OPTIONS', 'params cannot be added to a compiled policy set; pass them to loadKubernetesPolicies(source, {params}) when you compile it');
+    }
+    return loadKubernetesPolicies(source, { ...loadOptions, ...(params !== undefined ? { params } : {}), ...(options.limits ? { limits: options.limits } : {}) });
+  };
   /** Swapped whole by `update`; each review reads it once, at its start. */
   let current = load(options.policies);
   const onDecision = options.onDecision;
@@ -152,7 +165,7 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
   const finish = (policies: PolicySet, request: AdmissionRequest, labels: LabelMap | undefined, started: number): AdmissionReviewResponse => {
     try {
       const { input, decision } = evaluateRequest(policies, request, { namespaceLabels: labels, inventory: inventory?.() }, mutating);
-      const response = toAdmissionResponse(request.uid, decision, { mutating, failurePolicy });
+      const response = toAdmissionResponse(request.uid, decision, { mutating, failurePolicy, policies });
       notify({ input, decision, response }, started);
       return response;
     } catch (error) {

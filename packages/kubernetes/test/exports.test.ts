@@ -6,7 +6,7 @@ describe('public API', () => {
   it('exports exactly the documented values', () => {
     expect(Object.keys(kubernetes).sort()).toEqual([
       'AdmissionError', 'DEFAULT_MAX_BODY_BYTES', 'FAILED_OPEN_ANNOTATION', 'HTTP_STATUS', 'InventoryCache', 'MUTATION_TARGET', 'NAMESPACE_NAME_LABEL', 'NamespaceCache',
-      'admissionReviewFor', 'createAdmissionWebhook', 'kubernetesDialect', 'loadKubernetesPolicies', 'toAdmissionInput', 'toAdmissionResponse', 'verifyAdmissionResponse',
+      'ParamCache', 'VALIDATION_FAILURE_ANNOTATION', 'admissionReviewFor', 'createAdmissionWebhook', 'kubernetesDialect', 'loadKubernetesPolicies', 'toAdmissionInput', 'toAdmissionResponse', 'verifyAdmissionResponse',
     ]);
   });
 
@@ -15,6 +15,7 @@ describe('public API', () => {
     expect(kubernetes.NAMESPACE_NAME_LABEL).toBe('kubernetes.io/metadata.name');
     expect(kubernetes.DEFAULT_MAX_BODY_BYTES).toBe(6 * 1024 * 1024);
     expect(kubernetes.FAILED_OPEN_ANNOTATION).toBe('failed-open');
+    expect(kubernetes.VALIDATION_FAILURE_ANNOTATION).toBe('validation_failure');
   });
 
   it('AdmissionError is a VerdictError with a code, a path and a stable JSON form', () => {
@@ -24,10 +25,10 @@ describe('public API', () => {
     expect(error.toJSON()).toEqual({ code: 'INVALID_REVIEW', message: 'request.uid must be a non-empty string', path: '/request/uid' });
   });
 
-  it('the dialect owns the Gatekeeper and webhook match keys', () => {
+  it('the dialect owns the Gatekeeper, webhook and MatchResources match keys', () => {
     expect(kubernetes.kubernetesDialect.name).toBe('kubernetes');
     expect([...kubernetes.kubernetesDialect.keys].sort()).toEqual(
-      ['excludedNamespaces', 'kinds', 'labelSelector', 'name', 'namespace', 'namespaceSelector', 'namespaces', 'objectSelector', 'rules', 'scope', 'source'],
+      ['excludeResourceRules', 'excludedNamespaces', 'kinds', 'labelSelector', 'matchPolicy', 'name', 'namespace', 'namespaceSelector', 'namespaces', 'objectSelector', 'resourceRules', 'rules', 'scope', 'source'],
     );
   });
 });

@@ -196,7 +196,7 @@ export function checkAssertion(outcome: Outcome, assertion: { violations: 'yes' 
   return withTrace({
     pass,
     expectation: `violations: ${violations}${re ? `, message: ${source}` : ''}`,
-    message: `expected ${wanted} violation${violations === 1 ? '' : 's'}${which}, but found ${n}; the denial messages were:\n${bullets(outcome.denials)}`,
+    message: `expected ${wanted} violation${violations === 1 || violations === 'yes' ? '' : 's'}${which}, but found ${n}; the denial messages were:\n${bullets(outcome.denials)}`,
     negatedMessage: `expected other than ${wanted} violations${which}, but found ${n}`,
     expected: { violations, ...(re ? { message: source } : {}) },
     actual: { violations: n, ...(re ? { matching } : {}) },

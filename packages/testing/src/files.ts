@@ -7,8 +7,11 @@ import { join, relative, resolve } from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { parsePolicyDocuments, PolicyLoadError, type PolicyDocument, type Problem } from '@verdict/core';
 import { SuiteError } from './errors.js';
+import { looksLikeGatorSuite } from './gator/parse.js';
 
 const SUITE = /\.verdict\.ya?ml$/;
+/** gator's conventional suite file name (gatekeeper-library): found in directories when it holds a gator Suite. */
+const GATOR_SUITE = /^suite\.ya?ml$/;
 const DATA = /\.(ya?ml|json)$/;
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'coverage']);
 
@@ -39,7 +42,8 @@ export function displayPath(path: string, cwd = process.cwd()): string {
 
 /**
  * Expands files and directories into suite files: a directory yields every
- * `*.verdict.yaml` / `*.verdict.yml` below it (sorted; `node_modules`, `dist`
+ * `*.verdict.yaml` / `*.verdict.yml` below it, and every gator suite named
+ * `suite.yaml` / `suite.yml` (sorted; `node_modules`, `dist`
  * and dot-folders skipped); a file is taken as given. Throws
  * `SuiteError('SUITE_NOT_FOUND')` for a missing path or when nothing is found.
  */
@@ -50,12 +54,25 @@ export function findSuites(paths: readonly string[], options: { cwd?: string } =
     const path = resolve(cwd, given);
     const stat = statOf(path);
     if (!stat) throw new SuiteError('SUITE_NOT_FOUND', `no such file or directory: ${given}`);
-    if (stat.isDirectory()) walk(path, (name) => SUITE.test(name), out);
+    if (stat.isDirectory()) {
+      const found: string[] = [];
+      walk(path, (name) => SUITE.test(name) || GATOR_SUITE.test(name), found);
+      out.push(...found.filter((file) => SUITE.test(file) || isGatorSuiteFile(file)));
+    }
     else out.push(path);
   }
   const unique = [...new Set(out)];
   if (unique.length === 0) throw new SuiteError('SUITE_NOT_FOUND', `no *.verdict.yaml suite found under ${paths.join(', ') || '.'}`);
   return unique.map((p) => displayPath(p, cwd));
+}
+
+/** Whether a file holds a gator suite (`test.gatekeeper.sh`); unreadable files are not. */
+export function isGatorSuiteFile(file: string): boolean {
+  try {
+    return looksLikeGatorSuite(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 /**

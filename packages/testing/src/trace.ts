@@ -78,7 +78,8 @@ function ruleLine(rule: RuleTrace, s: TraceStyle): string {
 /** The lines for one policy of a decision's trace. */
 export function formatPolicyTrace(trace: PolicyTrace, decision?: Pick<Decision, 'violations'>, options: FormatTraceOptions = {}): string[] {
   const s = styleOf(options.style);
-  const head = `${s.bold(`${trace.kind}/${trace.policy}`)} ${s.dim(`[${trace.enforcementAction}]`)}`;
+  const set = trace.parameterSet === undefined ? '' : ` ${s.dim(`(parameter set ${trace.parameterSet})`)}`;
+  const head = `${s.bold(`${trace.kind}/${trace.policy}`)}${set} ${s.dim(`[${trace.enforcementAction}]`)}`;
   if (!trace.matched) {
     if (trace.error) return [`${head}: ${s.bad('error while matching')}: ${trace.error}`];
     const why = trace.mismatch ? `${trace.mismatch.selector} ${s.dim(`(${trace.mismatch.at})`)}` : 'no selector matched';
@@ -93,10 +94,11 @@ export function formatPolicyTrace(trace: PolicyTrace, decision?: Pick<Decision, 
   }
   if (trace.error) lines.push(`  ${s.bad('error')}: ${trace.error}`);
   if (trace.parameters) lines.push(`  parameters: ${inline(trace.parameters, 300)}`);
+  for (const [name, value] of Object.entries(trace.variables ?? {})) lines.push(`  variables.${name} = ${inline(value, 200)}`);
   for (const rule of trace.rules) {
     lines.push(`  ${ruleLine(rule, s)}`);
     if (rule.result === 'fail' && decision) {
-      const messages = decision.violations.filter((v) => v.policy === trace.policy && v.kind === trace.kind && v.rule === rule.rule);
+      const messages = decision.violations.filter((v) => v.policy === trace.policy && v.kind === trace.kind && v.rule === rule.rule && v.parameterSet === trace.parameterSet);
       for (const v of messages.slice(0, 10)) lines.push(`      ${v.message}${v.path ? s.dim(` (${v.path})`) : ''}`);
       if (messages.length > 10) lines.push(`      … and ${messages.length - 10} more`);
     }

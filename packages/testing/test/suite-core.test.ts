@@ -187,12 +187,12 @@ describe('suite files', () => {
   });
 
   it('counts a malformed suite file as one failure in a run', async () => {
-    const { dir, cleanup } = tempTree({ 'x.verdict.yaml': 'apiVersion: test.gatekeeper.sh/v1alpha1\nkind: Suite\ntests: []\n' });
+    const { dir, cleanup } = tempTree({ 'x.verdict.yaml': 'apiVersion: verdict/v1\nkind: Suite\ncases: []\n' });
     try {
       const report = await runSuites(['.'], { cwd: dir });
       expect(report.suites[0]).toMatchObject({ status: 'error', file: 'x.verdict.yaml' });
       expect(report.suites[0]!.error).toContain(
-        'x.verdict.yaml:1:13 at /apiVersion: must be "verdict.dev/v1" (got string "test.gatekeeper.sh/v1alpha1"); this is a gator suite: docs/porting-gatekeeper.md shows how to write it as a verdict suite',
+        'x.verdict.yaml:1:13 at /apiVersion: must be "verdict.dev/v1" (got string "verdict/v1")',
       );
       expect(summaryLine(report)).toBe('0 passed, 1 failed');
     } finally {

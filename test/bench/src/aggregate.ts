@@ -153,6 +153,18 @@ export function checkTargets(groups: readonly AggregatedGroup[]): Target[] {
     });
   } else targets.push({ id: '3', goal: '`review()` ≤ 3× `PolicySet.evaluate`', measured: review?.info?.['skipped'] ? `not run: ${review.info['skipped']}` : 'not measured', pass: null });
 
+  const vap = get('vap');
+  const va = byEngine(vap, 'verdict-vap');
+  const vj = byEngine(vap, 'verdict');
+  if (va && vj) {
+    const ratio = va.ratio ?? va.ns / vj.ns;
+    targets.push({
+      id: 'vap', goal: 'a ValidatingAdmissionPolicy (CEL) through `review()` ≤ 2× the same check as a json-logic Policy',
+      measured: `${formatNs(va.ns)} vs ${formatNs(vj.ns)}: ${x(ratio)} (median batches: ${p50Ratio(va, vj)})`,
+      pass: ratio <= 2,
+    });
+  } else targets.push({ id: 'vap', goal: 'a ValidatingAdmissionPolicy through `review()` ≤ 2× a json-logic Policy', measured: vap?.info?.['skipped'] ? `not run: ${vap.info['skipped']}` : 'not measured', pass: null });
+
   const load = get('load');
   const cold = load?.rows.find((r) => r.reference);
   if (cold?.metrics) {

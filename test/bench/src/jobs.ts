@@ -35,6 +35,7 @@ export async function allJobs(): Promise<Job[]> {
     { id: 'load', runs: 5, run: () => Promise.resolve([loadWorkload()]) },
     { id: 'hostile', run: async (t) => [await measure(hostileRegexWorkload(), t), await measure(hostileGlobWorkload(), t)] },
     ...(await optional('review')),
+    ...(await optional('vap')),
     ...(await optional('webhook')),
   ];
 }

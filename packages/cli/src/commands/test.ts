@@ -19,8 +19,9 @@ const options: Options = {
 const HELP = `Usage: verdict test [paths...] [options]
 
 Finds *.verdict.yaml suites under the given files and directories (default: .),
-runs every case, prints one line per case (a diff and the trace for failures)
-and a summary line "N passed, N failed".
+and gator suites (test.gatekeeper.sh/v1alpha1: a file given by name, or
+suite.yaml below a directory), runs every case, prints one line per case (a
+diff and the trace for failures) and a summary line "N passed, N failed".
 
 Options:
   --junit <file>       also write a JUnit XML report to <file>

@@ -30,8 +30,9 @@ function matchKeys(block: unknown, out: string[]): void {
 }
 
 /**
- * The adapter whose vocabulary the documents use: Gatekeeper constraints
- * (`constraints.gatekeeper.sh/*`) and Gatekeeper or webhook match keys →
+ * The adapter whose vocabulary the documents use: Gatekeeper constraints and
+ * templates, ValidatingAdmissionPolicies and their bindings
+ * (`admissionregistration.k8s.io/*`), Gatekeeper or webhook match keys →
  * `kubernetes`; `SpinnakerPermissions` and Fiat match keys → `spinnaker`; CI
  * match keys (`projects`, `users`, …) → `ci`; only core keys → `core`.
  */
@@ -39,7 +40,7 @@ export function detectPolicyAdapter(documents: readonly PolicyDocument[]): Adapt
   const score = new Map<AdapterName, number>();
   const add = (adapter: AdapterName, n = 1) => score.set(adapter, (score.get(adapter) ?? 0) + n);
   for (const doc of documents) {
-    if (typeof doc['apiVersion'] === 'string' && doc['apiVersion'].startsWith('constraints.gatekeeper.sh/')) add('kubernetes', 10);
+    if (typeof doc['apiVersion'] === 'string' && /^(constraints|templates)\.gatekeeper\.sh\/|^admissionregistration\.k8s\.io\//.test(doc['apiVersion'])) add('kubernetes', 10);
     if (doc['kind'] === PERMISSIONS_KIND) add('spinnaker', 10);
     const spec = isObject(doc['spec']) ? doc['spec'] : {};
     const keys: string[] = [];

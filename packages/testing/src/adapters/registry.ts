@@ -28,7 +28,7 @@ const INPUTS: Record<AdapterPackage, string> = {
 };
 
 /** True when `error` says that `specifier` (a package) could not be found. */
-function isMissing(error: unknown, specifier: string): boolean {
+export function isMissing(error: unknown, specifier: string): boolean {
   const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
   const missing = code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND' || /cannot find (package|module)|failed to (load|resolve)/i.test(String(message));
   return missing && String(message).includes(specifier);

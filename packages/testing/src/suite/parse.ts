@@ -53,11 +53,8 @@ function describeError(error: ErrorObject): { path: string; message: string } | 
         ? ' (YAML 1.2 reads yes/no/on/off as strings: write true or false)' : '';
       return { path, message: `must be ${types === 'object' ? 'an object' : types === 'array' ? 'a list' : types} (got ${got(value)})${yaml11}` };
     }
-    case 'const': {
-      const gator = path === '/apiVersion' && typeof error.data === 'string' && error.data.startsWith('test.gatekeeper.sh/')
-        ? '; this is a gator suite: docs/porting-gatekeeper.md shows how to write it as a verdict suite' : '';
-      return { path, message: `must be ${JSON.stringify(p['allowedValue'])} (got ${got(error.data)})${gator}` };
-    }
+    case 'const':
+      return { path, message: `must be ${JSON.stringify(p['allowedValue'])} (got ${got(error.data)})` };
     case 'enum':
       return { path, message: `must be one of ${(p['allowedValues'] as unknown[]).map((v) => JSON.stringify(v)).join(', ')} (got ${got(error.data)})` };
     case 'minItems':
@@ -119,14 +116,18 @@ function toExpect(raw: Record<string, unknown>, at: string, report: (path: strin
  * reports. Throws {@link SuiteError} (`SUITE_INVALID`, `FILE_UNREADABLE`).
  */
 export function loadSuiteFile(file: string, options: { cwd?: string } = {}): Suite[] {
+  const { text, dir } = readSuiteText(file, options);
+  return parseSuites(text, { file, dir });
+}
+
+/** The text of a suite file (`file` resolved against `cwd`) and its directory. Throws `SuiteError('FILE_UNREADABLE')`. */
+export function readSuiteText(file: string, options: { cwd?: string } = {}): { text: string; dir: string } {
   const absolute = resolve(options.cwd ?? process.cwd(), file);
-  let source: string;
   try {
-    source = readFileSync(absolute, 'utf8');
+    return { text: readFileSync(absolute, 'utf8'), dir: dirname(absolute) };
   } catch (error) {
     throw new SuiteError('FILE_UNREADABLE', `cannot read suite ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, { cause: error });
   }
-  return parseSuites(source, { file, dir: dirname(absolute) });
 }
 
 /** Parses suite text; `file` labels problems and `dir` resolves relative paths. */

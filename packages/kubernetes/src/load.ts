@@ -1,0 +1,96 @@
+/**
+ * `loadKubernetesPolicies`: everything a Kubernetes policy set may hold
+ * (verdict documents, Gatekeeper constraints, ConstraintTemplates with CEL,
+ * ValidatingAdmissionPolicies with their bindings and parameter objects)
+ * compiled with the Kubernetes match dialect, the CEL names admission
+ * policies see, and parameters resolved per request.
+ */
+import { loadPolicySet, PolicySet, type CelProfile, type EvaluationLimits, type ParameterSetResolver, type PolicySource } from '@verdict/core';
+import { kubernetesDialect, MUTATION_TARGET } from './dialect.js';
+import { AdmissionError } from './errors.js';
+import { ADMISSION_CEL_NAMES, admissionActivation } from './vap/activation.js';
+import { collectParams, ParamCache, type CollectedParams, type ParamLookup } from './vap/params.js';
+import { register } from './vap/registry.js';
+import { kubernetesTranslator, type Translated } from './vap/translate.js';
+
+/** Options of {@link loadKubernetesPolicies}. */
+export interface KubernetesLoadOptions {
+  /** A file name or label for problems (`policies.yaml:12:5`). */
+  source?: string;
+  /**
+   * Parameter objects of ValidatingAdmissionPolicy bindings beyond the documents of the set
+   * (a {@link ParamCache}, or a lookup), read on every request. Ignored when `source` is a compiled set.
+   */
+  params?: ParamLookup | ParamCache;
+  /** core's evaluation limits (`costBudget`, `maxViolations`, `maxMessageLength`); ignored when `source` is a compiled set. */
+  limits?: EvaluationLimits;
+}
+
+function profile(translated: Translated, template: { document: object }): CelProfile | undefined {
+  const origin = translated.templates.get(template.document);
+  if (!origin) return undefined;
+  if (origin.kind === 'gatekeeper') {
+    return {
+      names: ADMISSION_CEL_NAMES,
+      literalMessages: true,
+      // `params` is the constraint: Gatekeeper's variables.params reads its spec.parameters (null when it has none).
+      activation: (input, parameters) => admissionActivation(input, { spec: Object.keys(parameters).length > 0 ? { parameters } : {} }),
+    };
+  }
+  const usesParams = origin.policy.paramKind !== undefined && origin.binding?.paramRef !== undefined;
+  return { names: ADMISSION_CEL_NAMES, literalMessages: true, activation: (input, parameters) => admissionActivation(input, usesParams ? parameters : null) };
+}
+
+function parameterSets(translated: Translated, document: object, lookup: ParamLookup | undefined): ParameterSetResolver | undefined {
+  const origin = translated.bindings.get(document);
+  if (!origin?.binding.paramRef || !origin.policy.paramKind) return undefined;
+  const { binding, policy, documents } = origin;
+  // Without a lookup the parameters come from the set alone, so the answer per namespace never changes.
+  const cache = lookup ? undefined : new Map<string, CollectedParams>();
+  return (input) => {
+    const namespace = typeof input['namespace'] === 'string' ? input['namespace'] : '';
+    let found = cache?.get(namespace);
+    if (!found) {
+      found = collectParams(policy.paramKind, binding.paramRef, namespace, { documents, ...(lookup ? { lookup } : {}) });
+      if (cache) {
+        if (cache.size >= 1024) cache.clear();
+        cache.set(namespace, found);
+      }
+    }
+    if ('error' in found) throw new Error(`failed to configure binding: ${found.error}`);
+    return found.params as ReadonlyArray<Readonly<Record<string, unknown>>>;
+  };
+}
+
+/**
+ * Loads policies for Kubernetes inputs: YAML/JSON text, parsed documents, or a
+ * compiled set (returned as is when it patches `/object`). Compiles with
+ * {@link kubernetesDialect}, `mutationTarget: "/object"` and the Kubernetes
+ * document translator (ValidatingAdmissionPolicy, its bindings and parameter
+ * objects; Gatekeeper ConstraintTemplates with a K8sNativeValidation block),
+ * and `limits` (core's evaluation limits) when given. Throws core's
+ * `PolicyLoadError` listing every problem.
+ */
+export function loadKubernetesPolicies(source: PolicySource, options: KubernetesLoadOptions = {}): PolicySet {
+  if (source instanceof PolicySet) {
+    if (options.limits) loadPolicySet(source, options.limits); // core refuses limits for a compiled set, with its message
+    if (source.mutationTarget !== MUTATION_TARGET) {
+      throw new AdmissionError('INVALID_OPTIONS', `the policy set patches "${source.mutationTarget || '(the whole input)'}", but admission patches must address the object; compile it with mutationTarget: "/object" and dialects: [kubernetesDialect]`);
+    }
+    return source;
+  }
+  const lookup = options.params instanceof ParamCache ? options.params.lookup : options.params;
+  if (lookup !== undefined && typeof lookup !== 'function') throw new AdmissionError('INVALID_OPTIONS', 'params must be a ParamCache or a function ({apiVersion, kind, namespace?}) => objects | undefined');
+  const { translator, translated } = kubernetesTranslator(kubernetesDialect);
+  const set = loadPolicySet(source, {
+    ...options.limits,
+    dialects: [kubernetesDialect],
+    mutationTarget: MUTATION_TARGET,
+    translators: [translator],
+    cel: { profile: (template) => profile(translated, template) },
+    parameterSets: (policy) => parameterSets(translated, policy.document, lookup),
+    ...(options.source ? { source: options.source } : {}),
+  });
+  register(set, translated.registry);
+  return set;
+}

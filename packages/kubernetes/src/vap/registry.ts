@@ -1,0 +1,48 @@
+/**
+ * What the adapter remembers about policies it translated, to answer as the
+ * apiserver (ValidatingAdmissionPolicy) or Gatekeeper (CEL templates) would.
+ */
+import type { PolicySet } from '@verdict/core';
+import type { PolicyValidation, ValidationAction } from './types.js';
+
+/** A ValidatingAdmissionPolicyBinding, as a compiled policy. */
+export interface BindingInfo {
+  policy: string;
+  binding: string;
+  actions: readonly ValidationAction[];
+  failurePolicy: 'Fail' | 'Ignore';
+  /** The policy's validations, by index (`reason`, and `expression` for error messages). */
+  validations: readonly PolicyValidation[];
+}
+
+/** Everything translated in one policy set. */
+export class TranslationRegistry {
+  /** Bindings by `ValidatingAdmissionPolicyBinding/<name>`. */
+  readonly bindings = new Map<string, BindingInfo>();
+  /** Gatekeeper CEL templates, by the constraint kind they define. */
+  readonly celKinds = new Map<string, { failurePolicy: 'Fail' | 'Ignore'; validations: readonly PolicyValidation[] }>();
+
+  /** The binding behind a decision entry (`kind`, `policy`), if it is one. */
+  binding(kind: string | undefined, policy: string | undefined): BindingInfo | undefined {
+    return kind === BINDING_KIND && policy !== undefined ? this.bindings.get(policy) : undefined;
+  }
+
+  get empty(): boolean {
+    return this.bindings.size === 0 && this.celKinds.size === 0;
+  }
+}
+
+/** The kind of the compiled policy of each binding (its name is the binding's). */
+export const BINDING_KIND = 'ValidatingAdmissionPolicyBinding';
+
+const registries = new WeakMap<PolicySet, TranslationRegistry>();
+
+/** Remembers what was translated into `set`. */
+export function register(set: PolicySet, registry: TranslationRegistry): void {
+  if (!registry.empty) registries.set(set, registry);
+}
+
+/** What was translated into `set` (nothing for sets without Kubernetes-native policies). */
+export function registryOf(set: PolicySet | undefined): TranslationRegistry | undefined {
+  return set ? registries.get(set) : undefined;
+}
