@@ -6,7 +6,7 @@ import { builtinModules } from 'node:module';
 const nodeBuiltins = builtinModules.filter((name) => !name.startsWith('_'));
 
 export default tseslint.config(
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '**/*.d.ts', 'test/.docs-run/**'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/coverage/**', '**/*.d.ts', 'test/.docs-run/**', 'site/.vitepress/cache/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -9,7 +9,7 @@ export default defineConfig({
     resolve: { conditions: ['@verdict/source'], externalConditions: ['@verdict/source'] },
   },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'examples/*/test/**/*.test.ts'],
+    include: ['packages/*/test/**/*.test.ts', 'test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'site/test/**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**'],
     testTimeout: 20_000,
     hookTimeout: 30_000,

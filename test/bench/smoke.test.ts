@@ -15,6 +15,7 @@ import { loadWorkload } from './src/workloads/load.js';
 import { reviewWorkload } from './src/workloads/review.js';
 import { vapWorkload } from './src/workloads/vap.js';
 import { webhookWorkload } from './src/workloads/webhook.js';
+import { auditWorkload } from './src/workloads/audit.js';
 import { ruleWorkload } from './src/workloads/rule.js';
 import { celWorkload } from './src/workloads/cel.js';
 import { scaleWorkload } from './src/workloads/scale.js';
@@ -92,6 +93,15 @@ describe('workload 5 (the webhook over HTTPS next to a bare server)', () => {
   }, 90_000);
 });
 
+describe('workload 7 (verdict audit)', () => {
+  it('audits generated manifests with the CLI, passes the sanity checks and reports its phases next to the review loop', async () => {
+    const group = await auditWorkload(200);
+    expect(group.info?.['objects']).toBe(204);
+    expect(group.rows.map((r) => r.engine)).toEqual(['review-loop', 'verdict-audit-decide', 'verdict-audit-read', 'verdict-audit-write', 'verdict-audit']);
+    expect(group.rows.every((r) => r.ns > 0 && (r.metrics?.['objectsPerSecond'] ?? 0) > 0)).toBe(true);
+  }, 120_000);
+});
+
 describe('reporting', () => {
   function setup(): Results {
     const run = (scale: number): GroupResult[] => [
@@ -130,5 +140,15 @@ describe('reporting', () => {
     expect(svg.startsWith('<svg')).toBe(true);
     expect(svg).toContain('10,000');
     expect(renderReport(results, 'performance-scale.svg')).toContain('test cpu');
+  });
+
+  it('checks target 7 on the audit\'s deciding phase against the review loop of the same run, and renders its section', () => {
+    const results = setup();
+    const row = (engine: string, ms: number, reference = false) => ({ name: engine, engine, ns: ms * 1e6, rme: 0, samples: 1, batch: 1, metrics: { objects: 10_004 }, ...(reference ? { reference } : {}) });
+    const audit = (decideMs: number) => aggregate([{ id: 'audit', title: 'audit', info: { objects: 10_004 }, rows: [row('review-loop', 100, true), row('verdict-audit-decide', decideMs), row('verdict-audit', 900)] }]);
+    expect(checkTargets([...results.groups, audit(150)]).find((t) => t.id === '7')).toMatchObject({ pass: true, measured: expect.stringContaining('1.50×') });
+    expect(checkTargets([...results.groups, audit(250)]).find((t) => t.id === '7')?.pass).toBe(false);
+    expect(checkTargets(results.groups).find((t) => t.id === '7')?.pass).toBeNull();
+    expect(renderReport({ ...results, groups: [...results.groups, audit(150)] }, 'performance-scale.svg')).toContain('## Workload 7: `verdict audit`\n\n`verdict audit` of 10,004 objects');
   });
 });

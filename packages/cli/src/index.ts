@@ -1,6 +1,6 @@
 /**
  * @verdict/cli: the `verdict` command (`test`, `eval`, `explain`,
- * `validate`, `audit`). {@link main} runs it in-process with your own output streams.
+ * `validate`, `audit`, `diff`). {@link main} runs it in-process with your own output streams.
  * @packageDocumentation
  */
 export { main } from './main.js';

@@ -11,6 +11,7 @@ const COMMANDS: ReadonlyArray<{ name: string; summary: string; load: () => Promi
   { name: 'explain', summary: 'evaluate one input and explain the decision', load: async () => (await import('./commands/explain.js')).explainCommand },
   { name: 'validate', summary: 'check and lint policy files', load: async () => (await import('./commands/validate.js')).validateCommand },
   { name: 'audit', summary: 'decide every manifest under paths; table, JSON, SARIF, PolicyReport or JUnit', load: async () => (await import('./commands/audit.js')).auditCommand },
+  { name: 'diff', summary: 'which objects change decision between two versions of a policy set, and why', load: async () => (await import('./commands/diff.js')).diffCommand },
 ];
 
 function version(): string {

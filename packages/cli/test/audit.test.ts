@@ -100,6 +100,16 @@ describe('verdict audit input and usage', () => {
     }
   });
 
+  it('prints the time of each phase on stderr with --stats', async () => {
+    const r = await audit(['-p', 'policies', 'manifests/apps', '-o', 'json', '--stats']);
+    const line = /^verdict audit stats: (\{.*\})\n$/.exec(r.stderr);
+    expect(line).not.toBeNull();
+    const stats = JSON.parse(line![1]!) as Record<string, number>;
+    expect(Object.keys(stats)).toEqual(['files', 'objects', 'loadMs', 'readMs', 'decideMs', 'writeMs', 'objectsPerSecond']);
+    expect(stats).toMatchObject({ files: 2, objects: 3 });
+    expect((await audit(['-p', 'policies', 'manifests/apps', '-o', 'json'])).stderr).toBe('');
+  });
+
   it('does not audit the policy files when they sit in the audited folder', async () => {
     const r = await audit(['-p', 'policies', '.', '-o', 'json']);
     expect(r.json().objects.some((o) => o.file.startsWith('policies/'))).toBe(false);

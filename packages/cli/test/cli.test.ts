@@ -29,7 +29,7 @@ describe('verdict', () => {
   it('reports an unknown command or option in one line on stderr with exit code 2', async () => {
     const unknown = await verdict(['tset']);
     expect(unknown).toMatchObject({ code: 2, stdout: '' });
-    expect(unknown.stderr).toBe('verdict: unknown command "tset" (commands: test, eval, explain, validate, audit); see verdict --help\n');
+    expect(unknown.stderr).toBe('verdict: unknown command "tset" (commands: test, eval, explain, validate, audit, diff); see verdict --help\n');
     const option = await verdict(['test', '--junt', 'x.xml']);
     expect(option.code).toBe(2);
     expect(option.stderr).toBe('verdict: unknown option --junt for verdict test; see verdict test --help\n');

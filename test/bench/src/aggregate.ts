@@ -178,7 +178,25 @@ export function checkTargets(groups: readonly AggregatedGroup[]): Target[] {
 
   targets.push(webhookTarget(get('webhook')));
   targets.push(hostileTarget(get('hostile-regex'), get('hostile-glob')));
+  targets.push(auditTarget(get('audit')));
   return targets;
+}
+
+const GOAL_7 = '`verdict audit` of 10,000 objects: the CLI\'s deciding phase ≤ 2× an in-process `review()` loop over the same parsed objects';
+
+/** Target 7: the audit's own deciding phase against the plain review loop of the same run. */
+export function auditTarget(audit: AggregatedGroup | undefined): Target {
+  const decide = byEngine(audit, 'verdict-audit-decide');
+  const loop = byEngine(audit, 'review-loop');
+  const total = byEngine(audit, 'verdict-audit');
+  if (!decide || !loop) return { id: '7', goal: GOAL_7, measured: audit?.info?.['skipped'] ? `not run: ${audit.info['skipped']}` : 'not measured', pass: null };
+  const ratio = decide.ratio ?? decide.ns / loop.ns;
+  const rate = (r: typeof decide) => `${Math.round(((r.metrics?.['objects'] ?? 0) * 1e9) / r.ns).toLocaleString('en-US')} objects/s`;
+  return {
+    id: '7', goal: GOAL_7,
+    measured: `deciding ${formatNs(decide.ns)} (${rate(decide)}) vs the loop ${formatNs(loop.ns)} (${rate(loop)}): ${x(ratio)}${total ? `; end to end ${formatNs(total.ns)} (${rate(total)})` : ''}`,
+    pass: ratio <= 2,
+  };
 }
 
 const GOAL_5 = '`webhook.listener` over HTTPS ≥ 0.9× the bare `node:https` server\'s req/s and p99 ≤ 1.5× its p99, at 1 and 10 connections; no errors';

@@ -37,6 +37,7 @@ export async function allJobs(): Promise<Job[]> {
     ...(await optional('review')),
     ...(await optional('vap')),
     ...(await optional('webhook')),
+    ...(await optional('audit')),
   ];
 }
 

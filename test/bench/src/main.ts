@@ -4,7 +4,7 @@
  * verdict, and the targets. Options:
  *   --runs N        processes per job (default 3; the load job always uses 5)
  *   --quick         short timings, one run (a smoke of the whole pipeline)
- *   --only a,b      only these jobs (rule, scale-10 … scale-10000, load, hostile, review, webhook)
+ *   --only a,b      only these jobs (rule, scale-10 … scale-10000, cel, load, hostile, review, webhook, audit)
  *   --json FILE     also write the aggregated results (input of report.ts)
  *   --source        measure the TypeScript sources through tsx instead of the built packages
  *
@@ -35,6 +35,11 @@ const runs = quick ? 1 : Number(option('--runs') ?? 3);
 const only = option('--only')?.split(',');
 const jsonOut = option('--json');
 const source = flag('--source');
+// With --source this process must resolve the sources too (it imports the jobs): restart it with the children's flags.
+if (source && !process.execArgv.includes('--conditions=@verdict/source')) {
+  const again = spawnSync(process.execPath, [...childFlags(true), join(root, 'src/main.ts'), ...args], { stdio: 'inherit' });
+  process.exit(again.status ?? 1);
+}
 if (!source) buildPackages();
 
 // Measuring processes inherit this priority: on a shared machine, other work then preempts them less.

@@ -1,9 +1,11 @@
 /**
  * The loaded policies as the reports describe them (SARIF rules, JUnit
- * cases): each constraint or Policy with its template's description and its
- * validate rules, read from the documents (which loaded, so are well-formed).
+ * cases). The list comes from the compiled set, so every kind the adapter
+ * loads is there (verdict Policies and constraints, Gatekeeper templates,
+ * ValidatingAdmissionPolicy bindings, Kyverno policies...); descriptions and
+ * rule messages are read from the documents when they carry them.
  */
-import type { EnforcementAction, PolicyDocument } from '@verdict/core';
+import type { EnforcementAction, PolicyDocument, PolicyInfo } from '@verdict/core';
 
 /** One rule of a policy, for report metadata. */
 export interface CatalogRule {
@@ -13,12 +15,12 @@ export interface CatalogRule {
   message?: string;
 }
 
-/** One policy (a constraint or a `Policy`). */
+/** One policy (a constraint, a `Policy`, a binding...). */
 export interface CatalogEntry {
   kind: string;
   name: string;
   enforcementAction: EnforcementAction;
-  /** The template's (or the Policy's) `spec.description`. */
+  /** The policy's or its template's description (`spec.description`, or a `description` annotation). */
   description?: string;
   rules: CatalogRule[];
 }
@@ -33,40 +35,75 @@ function text(value: unknown): string | undefined {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
 }
 
-function rulesOf(spec: Doc): CatalogRule[] {
-  const validate = Array.isArray(spec['validate']) ? (spec['validate'] as unknown[]) : [];
-  return validate.map((raw) => {
-    const r = obj(raw);
-    const rule: CatalogRule = { name: String(r['name'] ?? '') };
-    const description = text(r['description']);
-    const message = text(r['message']);
+const DESCRIPTION_ANNOTATIONS = ['description', 'policies.kyverno.io/description', 'metadata.gatekeeper.sh/description'];
+
+function descriptionOf(doc: Doc): string | undefined {
+  const annotations = obj(obj(doc['metadata'])['annotations']);
+  return text(obj(doc['spec'])['description']) ?? DESCRIPTION_ANNOTATIONS.map((a) => text(annotations[a])).find(Boolean);
+}
+
+/** A rule's description and message: a verdict `validate` entry by name, or a CEL `validations[i]` entry by index. */
+function ruleOf(name: string, docs: readonly Doc[]): CatalogRule {
+  const rule: CatalogRule = { name };
+  const index = /^validations\[(\d+)\]$/.exec(name)?.[1];
+  for (const doc of docs) {
+    const spec = obj(doc['spec']);
+    const found = index !== undefined
+      ? (Array.isArray(spec['validations']) ? obj(spec['validations'][Number(index)]) : {})
+      : obj((Array.isArray(spec['validate']) ? (spec['validate'] as unknown[]) : []).find((r) => obj(r)['name'] === name));
+    const description = text(found['description']);
+    const message = text(found['message']);
     if (description) rule.description = description;
     if (message) rule.message = message;
-    return rule;
+    if (description || message) break;
+  }
+  return rule;
+}
+
+function nameOf(doc: Doc): string {
+  return String(obj(doc['metadata'])['name'] ?? '');
+}
+
+/** The kind a template document defines: a PolicyTemplate's `spec.kind`, a ConstraintTemplate's CRD kind. */
+function definedKind(doc: Doc): string | undefined {
+  const spec = obj(doc['spec']);
+  return text(spec['kind']) ?? text(obj(obj(obj(spec['crd'])['spec'])['names'])['kind']);
+}
+
+/**
+ * Every loaded policy, in evaluation order. `policies` is the compiled set's
+ * list (`PolicySet.policies`); the documents only add descriptions.
+ */
+export function policyCatalog(policies: readonly PolicyInfo[], documents: readonly PolicyDocument[]): CatalogEntry[] {
+  return policies.map((info) => {
+    const name = info.name ?? info.template;
+    // The policy's own document, then its template (by name, or by the kind it defines); for a policy an adapter
+    // derived from another (Kyverno's autogen rules are named `<policy>/autogen-...`), the one it came from.
+    const own = documents.filter((d) => d['kind'] === info.kind && nameOf(d) === name);
+    const templates = documents.filter((d) => !own.includes(d) && (nameOf(d) === info.template || definedKind(d) === info.kind));
+    const base = name.includes('/') ? documents.filter((d) => d['kind'] === info.kind && nameOf(d) === name.slice(0, name.indexOf('/'))) : [];
+    const docs = [...own, ...templates, ...base];
+    const entry: CatalogEntry = { kind: info.kind, name, enforcementAction: info.enforcementAction, rules: info.validate.map((r) => ruleOf(r, docs)) };
+    const description = docs.map(descriptionOf).find(Boolean);
+    if (description) entry.description = description;
+    return entry;
   });
 }
 
-function actionOf(spec: Doc): EnforcementAction {
-  const action = spec['enforcementAction'];
-  return action === 'warn' ? 'warn' : action === 'audit' || action === 'dryrun' ? 'audit' : 'deny';
-}
-
-/** Every constraint and Policy of `documents`, in document order. */
-export function policyCatalog(documents: readonly PolicyDocument[]): CatalogEntry[] {
-  const templates = new Map<string, Doc>();
-  for (const doc of documents) {
-    if (doc['kind'] === 'PolicyTemplate') templates.set(String(obj(doc['spec'])['kind']), obj(doc['spec']));
-  }
-  const out: CatalogEntry[] = [];
-  for (const doc of documents) {
-    const kind = String(doc['kind'] ?? '');
-    const spec = obj(doc['spec']);
-    const logic = kind === 'Policy' ? spec : templates.get(kind);
-    if (!logic) continue;
-    const entry: CatalogEntry = { kind, name: String(obj(doc['metadata'])['name'] ?? ''), enforcementAction: actionOf(spec), rules: rulesOf(logic) };
-    const description = text(logic['description']) ?? text(obj(obj(doc['metadata'])['annotations'])['description']);
-    if (description) entry.description = description;
-    out.push(entry);
+/** `catalog` plus an entry for every policy the results name that it lacks (so every result has its rule). */
+export function completeCatalog(catalog: readonly CatalogEntry[], results: Iterable<{ kind: string; policy: string; rule: string; enforcementAction: EnforcementAction }>): CatalogEntry[] {
+  const out = catalog.map((e) => ({ ...e, rules: [...e.rules] }));
+  const known = new Map(out.map((e) => [`${e.kind}\u0000${e.name}`, e]));
+  for (const r of results) {
+    if (r.policy === '(input)') continue;
+    const key = `${r.kind}\u0000${r.policy}`;
+    let entry = known.get(key);
+    if (!entry) {
+      entry = { kind: r.kind, name: r.policy, enforcementAction: r.enforcementAction, rules: [] };
+      known.set(key, entry);
+      out.push(entry);
+    }
+    if (r.rule && !entry.rules.some((x) => x.name === r.rule)) entry.rules.push({ name: r.rule });
   }
   return out;
 }

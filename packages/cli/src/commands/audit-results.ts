@@ -3,7 +3,7 @@
  * one result per policy rule that applied (pass, fail, warn, error, skip), as
  * PolicyReports count them.
  */
-import type { Decision, DecisionError, EnforcementAction, PolicyTrace } from '@verdict/core';
+import type { Decision, DecisionError, EnforcementAction, PolicyTrace, Violation } from '@verdict/core';
 import type { AdapterName, Outcome } from '@verdict/testing';
 import type { CatalogEntry } from './audit-catalog.js';
 import type { ManifestProblem } from './audit-parse.js';
@@ -104,34 +104,60 @@ function selectionResult(t: PolicyTrace, decision: Decision): PolicyResult | und
   }
 }
 
+/** Violations by kind, policy and rule (one pass, so each failed rule's lookup is a map hit). */
+function violationIndex(decision: Decision): Map<string, Violation[]> {
+  const index = new Map<string, Violation[]>();
+  for (const v of decision.violations) {
+    const key = `${v.kind}\u0000${v.policy}\u0000${v.rule}`;
+    const list = index.get(key);
+    if (list) list.push(v);
+    else index.set(key, [v]);
+  }
+  return index;
+}
+
+function ruleResult(t: PolicyTrace, rule: string, status: ResultStatus, messages: string[]): PolicyResult {
+  return { kind: t.kind, policy: t.policy, rule, enforcementAction: t.enforcementAction, status, messages };
+}
+
 /** The results of one decision: every validate rule of every policy that matched (policies the index ruled out are absent). */
 export function resultsOf(decision: Decision): PolicyResult[] {
   const out: PolicyResult[] = [];
-  const unowned = decision.errors.filter((e) => e.policy === undefined);
-  if (unowned.length) out.push({ kind: '', policy: '(input)', rule: '', enforcementAction: 'deny', status: 'error', messages: unowned.map((e) => e.message) });
+  // Built on the first failed rule only: most objects of an audit pass (audits decide many objects).
+  let violations: Map<string, Violation[]> | undefined;
+  const hasErrors = decision.errors.length > 0;
+  if (hasErrors) {
+    const unowned = decision.errors.filter((e) => e.policy === undefined);
+    if (unowned.length) out.push({ kind: '', policy: '(input)', rule: '', enforcementAction: 'deny', status: 'error', messages: unowned.map((e) => e.message) });
+  }
   for (const t of decision.trace) {
-    const errors = decision.errors.filter((e) => e.kind === t.kind && e.policy === t.policy);
+    const errors = hasErrors ? decision.errors.filter((e) => e.kind === t.kind && e.policy === t.policy) : decision.errors;
     if (!t.matched) {
       if (errors.length) out.push(errorResult(t, errors));
       continue;
     }
-    const selection = selectionResult(t, decision);
+    const outcome = t.selection?.outcome;
+    const selection = outcome === undefined || outcome === 'selected' || outcome === 'no-entries' ? undefined : selectionResult(t, decision);
     if (selection) {
       out.push(selection);
       continue;
     }
-    const policyErrors = errors.filter((e) => e.rule === undefined);
-    if (policyErrors.length) out.push(errorResult(t, policyErrors));
+    if (hasErrors) {
+      const policyErrors = errors.filter((e) => e.rule === undefined);
+      if (policyErrors.length) out.push(errorResult(t, policyErrors));
+    }
     for (const rule of t.rules) {
       if (rule.type !== 'validate') continue;
-      const base = { kind: t.kind, policy: t.policy, rule: rule.rule, enforcementAction: t.enforcementAction };
-      if (rule.result === 'pass') out.push({ ...base, status: 'pass', messages: [] });
-      else if (rule.result === 'skipped') out.push({ ...base, status: 'skip', messages: rule.message ? [rule.message] : [] });
+      if (rule.result === 'pass') out.push(ruleResult(t, rule.rule, 'pass', []));
+      else if (rule.result === 'skipped') out.push(ruleResult(t, rule.rule, 'skip', rule.message ? [rule.message] : []));
       else if (rule.result === 'error') out.push(errorResult(t, errors.filter((e) => e.rule === rule.rule), rule.rule));
       else {
-        const violations = decision.violations.filter((v) => v.kind === t.kind && v.policy === t.policy && v.rule === rule.rule);
-        const paths = violations.flatMap((v) => (v.path !== undefined ? [v.path] : []));
-        out.push({ ...base, status: statusOf(t.enforcementAction), messages: violations.map((v) => v.message), ...(paths.length ? { paths } : {}) });
+        violations ??= violationIndex(decision);
+        const found = violations.get(`${t.kind}\u0000${t.policy}\u0000${rule.rule}`) ?? [];
+        const result = ruleResult(t, rule.rule, statusOf(t.enforcementAction), found.map((v) => v.message));
+        const paths = found.flatMap((v) => (v.path !== undefined ? [v.path] : []));
+        if (paths.length) result.paths = paths;
+        out.push(result);
       }
     }
   }

@@ -5,12 +5,12 @@
  * inventory and the audited Namespaces' labels; CI jobs, Fiat queries and
  * core inputs go to their adapters as `verdict eval` sends them.
  */
-import { PolicyLoadError, type PolicyDocument } from '@verdict/core';
+import { PolicyLoadError, type Decision, type PolicyDocument, type PolicyInfo } from '@verdict/core';
 import { admissionReviewFor, InventoryCache, type KubernetesObject } from '@verdict/kubernetes';
 import { createEvaluator, detectAdapter, type AdapterName, type AdapterOptions, type Evaluator } from '@verdict/testing';
-import { detectPolicyAdapter } from '../policy/detect.js';
+import { detectPolicyAdapter, loadPoliciesFor } from '../policy/detect.js';
 import type { Manifest } from './audit-parse.js';
-import { policyCatalog } from './audit-catalog.js';
+import { completeCatalog, policyCatalog } from './audit-catalog.js';
 import { outcomeResults, type AuditedObject, type AuditReport, type PolicyResult } from './audit-results.js';
 
 /** How to decide the manifests. */
@@ -28,6 +28,7 @@ export interface AuditPlan {
 /** The policies, loaded once per adapter; loading errors surface from {@link Deciders.get}. */
 export class Deciders {
   readonly #made = new Map<AdapterName, Promise<Evaluator>>();
+  #policies: readonly PolicyInfo[] | undefined;
   /** The adapter the policies are written for. */
   readonly adapter: AdapterName;
 
@@ -39,6 +40,19 @@ export class Deciders {
     let made = this.#made.get(adapter);
     if (!made) this.#made.set(adapter, (made = createEvaluator(adapter, this.plan.documents, this.plan.adapterOptions)));
     return made;
+  }
+
+  /** The policies as the adapter compiles them, for the reports' rule metadata (empty if they do not compile on their own). */
+  policies(): readonly PolicyInfo[] {
+    if (!this.#policies) {
+      try {
+        this.#policies = loadPoliciesFor(this.adapter, this.plan.documents).policies;
+      } catch {
+        // The evaluator reports the loading error itself; the reports then list the policies their results name.
+        this.#policies = [];
+      }
+    }
+    return this.#policies;
   }
 }
 
@@ -66,6 +80,8 @@ interface Prepared {
 function prepare(object: KubernetesObject, fallback: string): Prepared {
   const metadata = isObject(object['metadata']) ? object['metadata'] : {};
   if (object['kind'] === 'Namespace' && object['apiVersion'] === 'v1') return { object, namespace: '' };
+  if (typeof metadata['namespace'] === 'string' && metadata['namespace'] !== '') return { object, namespace: metadata['namespace'] };
+  // Without a namespace: the adapter knows which kinds are cluster-scoped (it gives them "").
   const namespace = admissionReviewFor(object, { uid: 'probe' }).request.namespace ?? '';
   if (namespace === '' || typeof metadata['namespace'] === 'string') return { object, namespace };
   return { object: { ...object, metadata: { ...metadata, namespace: fallback } }, namespace: fallback };
@@ -96,9 +112,19 @@ type Planned =
   | { item: Manifest; skipped: string }
   | { item: Manifest; adapter: AdapterName; value: Record<string, unknown>; namespace: string; review: boolean; error?: string };
 
+/** The manifests, each with the adapter that decides it; the inventory and namespace labels the Kubernetes objects give. */
+export interface AuditState {
+  planned: Planned[];
+  inventory: InventoryCache;
+  namespaceLabels: Map<string, Record<string, string>>;
+  as?: AdapterName;
+}
+
 /** Decides which adapter answers each manifest; fills the inventory and the namespace labels from the Kubernetes objects. */
-function planAll(manifests: readonly Manifest[], plan: AuditPlan, policyAdapter: AdapterName) {
+export function planAudit(manifests: readonly Manifest[], plan: Pick<AuditPlan, 'as' | 'namespace' | 'documents'>, policyAdapter: AdapterName): AuditState {
   const inventory = new InventoryCache();
+  // Filling the inventory costs a little per object: only when some policy can read it.
+  const needsInventory = JSON.stringify(plan.documents).includes('inventory');
   const namespaceLabels = new Map<string, Record<string, string>>();
   const planned = manifests.map((item): Planned => {
     const value = item.value;
@@ -115,14 +141,60 @@ function planAll(manifests: readonly Manifest[], plan: AuditPlan, policyAdapter:
       return { item, adapter, value, namespace: '', review: false, error: (error as Error).message };
     }
     const metadata = prepared.object['metadata'] as Record<string, unknown> | undefined;
-    if (typeof metadata?.['name'] === 'string' && metadata['name'] !== '') inventory.set(prepared.object, prepared.namespace);
+    if (needsInventory && typeof metadata?.['name'] === 'string' && metadata['name'] !== '') inventory.set(prepared.object, prepared.namespace);
     if (value['kind'] === 'Namespace' && value['apiVersion'] === 'v1' && typeof metadata?.['name'] === 'string') {
       const labels = isObject(metadata['labels']) ? metadata['labels'] : {};
       namespaceLabels.set(metadata['name'], Object.fromEntries(Object.entries(labels).filter((e): e is [string, string] => typeof e[1] === 'string')));
     }
     return { item, adapter, value: prepared.object, namespace: prepared.namespace, review: true };
   });
-  return { planned, inventory, namespaceLabels };
+  return { planned, inventory, namespaceLabels, ...(plan.as ? { as: plan.as } : {}) };
+}
+
+async function outcomeOf(state: AuditState, i: number, deciders: Deciders, explain: boolean) {
+  const p = state.planned[i]!;
+  if ('skipped' in p) return undefined;
+  if (p.error !== undefined) throw new Error(p.error);
+  const evaluator = await deciders.get(p.adapter);
+  if (!p.review) return evaluator.evaluate(p.value, { explain });
+  const labels = state.namespaceLabels.get(p.namespace);
+  return evaluator.evaluate(admissionReviewFor(p.value, { uid: `verdict-audit-${i}` }), { inventory: state.inventory.data, explain, ...(labels ? { namespaceLabels: labels } : {}) });
+}
+
+/** Decides the `i`-th manifest. Throws `PolicyLoadError` when an adapter's policies do not load. */
+export async function decideOne(state: AuditState, i: number, deciders: Deciders): Promise<AuditedObject> {
+  const p = state.planned[i]!;
+  if ('skipped' in p) {
+    return { file: p.item.file, line: p.item.line, adapter: state.as ?? 'core', apiVersion: '', kind: '', namespace: '', name: '', allowed: true, results: [], skipped: p.skipped };
+  }
+  const id = identity(p.item, p.adapter, p.value, p.namespace);
+  try {
+    const outcome = (await outcomeOf(state, i, deciders, false))!;
+    return { ...id, allowed: outcome.allowed, results: outcomeResults(outcome) };
+  } catch (error) {
+    if (error instanceof PolicyLoadError) throw error;
+    return { ...id, allowed: false, results: [inputError((error as Error).message)] };
+  }
+}
+
+/** The decision of the `i`-th manifest with the full trace (every policy, and why those that did not match did not), or `undefined`. */
+export async function explainOne(state: AuditState, i: number, deciders: Deciders): Promise<Decision | undefined> {
+  try {
+    return (await outcomeOf(state, i, deciders, true))?.decision;
+  } catch (error) {
+    if (error instanceof PolicyLoadError) throw error;
+    return undefined;
+  }
+}
+
+/** Decides every planned manifest in order; `onObject` after each. */
+export async function decideAll(state: AuditState, deciders: Deciders, onObject?: (done: number, total: number) => void): Promise<AuditedObject[]> {
+  const objects: AuditedObject[] = [];
+  for (let i = 0; i < state.planned.length; i++) {
+    objects.push(await decideOne(state, i, deciders));
+    onObject?.(i + 1, state.planned.length);
+  }
+  return objects;
 }
 
 /**
@@ -132,28 +204,7 @@ function planAll(manifests: readonly Manifest[], plan: AuditPlan, policyAdapter:
  */
 export async function auditManifests(manifests: readonly Manifest[], plan: AuditPlan, deciders = new Deciders(plan)): Promise<Omit<AuditReport, 'problems' | 'files'>> {
   await deciders.get(deciders.adapter);
-  const { planned, inventory, namespaceLabels } = planAll(manifests, plan, deciders.adapter);
-  const objects: AuditedObject[] = [];
-  for (let i = 0; i < planned.length; i++) {
-    const p = planned[i]!;
-    if ('skipped' in p) {
-      objects.push({ file: p.item.file, line: p.item.line, adapter: plan.as ?? 'core', apiVersion: '', kind: '', namespace: '', name: '', allowed: true, results: [], skipped: p.skipped });
-    } else {
-      const id = identity(p.item, p.adapter, p.value, p.namespace);
-      try {
-        if (p.error !== undefined) throw new Error(p.error);
-        const evaluator = await deciders.get(p.adapter);
-        const labels = namespaceLabels.get(p.namespace);
-        const outcome = p.review
-          ? await evaluator.evaluate(admissionReviewFor(p.value, { uid: `verdict-audit-${i}` }), { inventory: inventory.data, explain: false, ...(labels ? { namespaceLabels: labels } : {}) })
-          : await evaluator.evaluate(p.value, { explain: false });
-        objects.push({ ...id, allowed: outcome.allowed, results: outcomeResults(outcome) });
-      } catch (error) {
-        if (error instanceof PolicyLoadError) throw error;
-        objects.push({ ...id, allowed: false, results: [inputError((error as Error).message)] });
-      }
-    }
-    plan.onObject?.(i + 1, planned.length);
-  }
-  return { objects, adapter: deciders.adapter, policies: policyCatalog(plan.documents) };
+  const objects = await decideAll(planAudit(manifests, plan, deciders.adapter), deciders, plan.onObject);
+  const catalog = policyCatalog(deciders.policies(), plan.documents);
+  return { objects, adapter: deciders.adapter, policies: completeCatalog(catalog, objects.flatMap((o) => o.results)) };
 }

@@ -54,6 +54,8 @@ Options:
                               (wgpolicyk8s.io/v1alpha2 reports, YAML), junit
       --fail-on <level>       deny (default) or warn: also exit 1 for warnings
   -a, --all                   table: list passing and skipped objects too
+      --stats                 print timings to stderr as one JSON line (reading and parsing,
+                              deciding, writing the report; objects per second)
 ${MANIFEST_HELP}
   -h, --help                  show this help
 
@@ -87,8 +89,15 @@ export async function manifestSettings(command: string, parsed: Parsed, io: Io) 
   };
 }
 
+/** Milliseconds spent in each phase of a run. */
+export interface AuditTiming {
+  loadMs: number;
+  readMs: number;
+  decideMs: number;
+}
+
 /** Runs an audit and returns the report (the policies are loaded before any manifest is read). */
-export async function runAudit(command: string, parsed: Parsed, io: Io): Promise<AuditReport> {
+export async function runAudit(command: string, parsed: Parsed, io: Io): Promise<{ report: AuditReport; timing: AuditTiming }> {
   const paths = parsed.positionals;
   if (paths.length === 0) throw new CliError(`verdict ${command} needs manifests: verdict ${command} -p <policies> <files, folders or ->; see verdict ${command} --help`);
   const documents = readPolicies(command, parsed, io);
@@ -97,16 +106,21 @@ export async function runAudit(command: string, parsed: Parsed, io: Io): Promise
   const progress = progressLine(io);
   const deciders = new Deciders({ documents, adapterOptions: settings.adapterOptions, ...(settings.as ? { as: settings.as } : {}) });
   try {
+    const t0 = performance.now();
     await deciders.get(deciders.adapter);
+    deciders.policies();
+    const t1 = performance.now();
     let read = 0;
     const manifests = await readManifests(command, paths, {
       io, limits: settings.limits, exclude, onFile: (file, objects) => progress.update(`reading: ${(read += objects)} objects (${file})`),
     });
+    const t2 = performance.now();
     const decided = await auditManifests(manifests.manifests, {
       documents, adapterOptions: settings.adapterOptions, namespace: settings.namespace, ...(settings.as ? { as: settings.as } : {}),
       onObject: (done, total) => progress.update(`deciding: ${done}/${total} objects`),
     }, deciders);
-    return { ...decided, problems: manifests.problems, files: manifests.files };
+    const timing = { loadMs: t1 - t0, readMs: t2 - t1, decideMs: performance.now() - t2 };
+    return { report: { ...decided, problems: manifests.problems, files: manifests.files }, timing };
   } catch (error) {
     if (error instanceof PolicyLoadError || !(error instanceof CliError)) throw loadError(error);
     throw error;
@@ -138,6 +152,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     output: { type: 'string', short: 'o' },
     'fail-on': { type: 'string' },
     all: { type: 'boolean', short: 'a' },
+    stats: { type: 'boolean' },
   }, true);
   if (parsed.values['help']) {
     io.stdout.write(HELP);
@@ -145,9 +160,17 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   }
   const format = choice('audit', 'output', str(parsed, 'output'), FORMATS) ?? (io.stdout.isTTY === true ? 'table' : 'json');
   const failOn = choice('audit', 'fail-on', str(parsed, 'fail-on'), ['deny', 'warn'] as const) ?? 'deny';
-  const report = await runAudit('audit', parsed, io);
+  const { report, timing } = await runAudit('audit', parsed, io);
+  const t = performance.now();
   io.stdout.write(formatReport(report, format, io, { all: parsed.values['all'] === true }));
   const counts = summarize(report);
+  if (parsed.values['stats'] === true) {
+    const ms = (n: number) => Math.round(n * 10) / 10;
+    const writeMs = performance.now() - t;
+    const total = timing.loadMs + timing.readMs + timing.decideMs + writeMs;
+    const stats = { files: counts.files, objects: report.objects.length, loadMs: ms(timing.loadMs), readMs: ms(timing.readMs), decideMs: ms(timing.decideMs), writeMs: ms(writeMs), objectsPerSecond: Math.round((report.objects.length * 1000) / Math.max(total, 0.001)) };
+    io.stderr.write(`verdict audit stats: ${JSON.stringify(stats)}\n`);
+  }
   const failed = counts.denied > 0 || counts.problems > 0 || (failOn === 'warn' && counts.warned > 0);
   return failed ? EXIT.FAILED : EXIT.OK;
 }
