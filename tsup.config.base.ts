@@ -14,6 +14,9 @@ export function defineLibConfig(options: {
   const config: Options = {
     entry: options.entry,
     format: ['esm', 'cjs'],
+    // Entries of one package share chunks in both formats (tsdown does the same), so each class
+    // and each piece of module state exists once however many entry points a program imports.
+    splitting: true,
     dts: true,
     sourcemap: true,
     clean: true,

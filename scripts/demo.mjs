@@ -1,8 +1,11 @@
 // The README's demo command: `verdict test examples/`, run from the package
 // sources (no build step). It runs every *.verdict.yaml suite under examples/:
-// seed 003's constraints (core selectors and Gatekeeper YAML on the Kubernetes
-// webhook), five gatekeeper-library policies with their own samples, the
-// GitLab runner admission scenarios, and Fiat permissions from policies.
+// the constraints of Gatekeeper's feature request for defaults and overrides
+// (https://github.com/open-policy-agent/gatekeeper/issues/3082; core selectors and
+// Gatekeeper YAML on the Kubernetes webhook), five gatekeeper-library
+// policies with their own samples, the scenarios of GitLab's runner admission
+// controller design (https://docs.gitlab.com/ee/architecture/blueprints/runner_admission_controller/),
+// and Spinnaker Fiat permissions from policies (https://spinnaker.io/docs/reference/architecture/authz_authn/authorization/).
 import { spawnSync } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';

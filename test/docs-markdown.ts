@@ -22,6 +22,8 @@ export interface DocLink {
 
 const FENCE_OPEN = /^( {0,3})(`{3,}|~{3,})\s*([^`]*)$/;
 const RUNNABLE_INFO = /^(ts|typescript)\s+runnable\b/;
+/** Blocks that are type-checked: the runnable ones, and ```ts check blocks (complete programs not run, e.g. a vitest test file). */
+const CHECKED_INFO = /^(ts|typescript)\s+(runnable|check)\b/;
 
 /** Every `*.md` under `docs/` (recursively) plus the root README.md, as repo-relative POSIX paths, sorted. */
 export function findDocs(root: string): string[] {
@@ -81,6 +83,13 @@ function scan(text: string): { fences: Fence[]; prose: Array<{ line: number; tex
 export function extractRunnableBlocks(file: string, text: string): RunnableBlock[] {
   return scan(text)
     .fences.filter((f) => RUNNABLE_INFO.test(f.info))
+    .map((f) => ({ file, line: f.start, code: f.lines.join('\n') }));
+}
+
+/** The ```ts runnable and ```ts check blocks of one Markdown text: every block the type check covers. */
+export function extractCheckedBlocks(file: string, text: string): RunnableBlock[] {
+  return scan(text)
+    .fences.filter((f) => CHECKED_INFO.test(f.info))
     .map((f) => ({ file, line: f.start, code: f.lines.join('\n') }));
 }
 

@@ -7,7 +7,7 @@
  * relative links between docs pages point to files (and headings) that exist.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -15,6 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   extractLinks, extractRunnableBlocks, findDocs, headingAnchors, headingSlug, readDoc, type DocLink, type RunnableBlock,
 } from './docs-markdown.js';
+import { linkWorkspacePackages } from './docs-workspace.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /** Gitignored. Holds node_modules/@verdict/* links to the workspace packages and one folder per test process. */
@@ -24,41 +25,6 @@ const BLOCK_TIMEOUT_MS = 60_000;
 
 const docs = findDocs(ROOT);
 const blocks: RunnableBlock[] = docs.flatMap((file) => extractRunnableBlocks(file, readDoc(ROOT, file)));
-
-/**
- * Makes `@verdict/<name>` resolvable from the temporary files exactly as a user's
- * project resolves it: through each package's exports map (the `@verdict/source`
- * condition picks the TypeScript sources).
- */
-function linkWorkspacePackages(): void {
-  const scope = join(RUN_DIR, 'node_modules', '@verdict');
-  mkdirSync(scope, { recursive: true });
-  // Blocks are ES modules (top-level await, import) whatever the root package.json says.
-  writeFileSync(join(RUN_DIR, 'package.json'), '{"private": true, "type": "module"}\n');
-  const packagesDir = join(ROOT, 'packages');
-  for (const dir of readdirSync(packagesDir)) {
-    const manifest = join(packagesDir, dir, 'package.json');
-    if (!existsSync(manifest)) continue;
-    const name = (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name;
-    if (!name?.startsWith('@verdict/')) continue;
-    const link = join(scope, name.slice('@verdict/'.length));
-    if (existsSync(link) || isSymlink(link)) continue;
-    try {
-      symlinkSync(join(packagesDir, dir), link, 'dir');
-    } catch (error) {
-      // Another test process created it first.
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    }
-  }
-}
-
-function isSymlink(path: string): boolean {
-  try {
-    return lstatSync(path).isSymbolicLink();
-  } catch {
-    return false;
-  }
-}
 
 /**
  * tsx's loader, imported into a plain `node` process: the same as `npx tsx --conditions=@verdict/source <file>`
@@ -98,7 +64,7 @@ function runBlock(block: RunnableBlock): Promise<RunResult> {
 
 describe('runnable docs blocks', () => {
   beforeAll(() => {
-    linkWorkspacePackages();
+    linkWorkspacePackages(ROOT, RUN_DIR);
     mkdirSync(WORK_DIR, { recursive: true });
   });
   afterAll(() => {

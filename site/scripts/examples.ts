@@ -13,7 +13,7 @@ import { parseAllDocuments, stringify } from 'yaml';
 import type { Example, ExampleCase } from '../playground/src/examples.js';
 import type { AdapterId } from '../playground/src/run.js';
 
-/** The page opens on this suite and case (seed 003's default + overrides, Gatekeeper YAML on the webhook). */
+/** The page opens on this suite and case (the default + overrides of Gatekeeper's feature request #3082, Gatekeeper YAML on the webhook). */
 export const DEFAULT_EXAMPLE = { file: 'examples/kubernetes-webhook/webhook.verdict.yaml', suite: 0, caseName: /64g team/ };
 
 /** Example directories first in the picker; the rest follow alphabetically. */

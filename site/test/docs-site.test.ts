@@ -73,7 +73,8 @@ describe('the docs site', () => {
     const page = await browser.newPage();
     await page.goto(`${site.url}docs/`);
     await page.locator('.VPNavBarSearch button').click();
-    await page.keyboard.type('onParameterSelectionNoMatch');
+    // fill() waits for the search input: typed keys are lost while the search box is still mounting.
+    await page.locator('.VPLocalSearchBox input').fill('onParameterSelectionNoMatch');
     const results = page.locator('.VPLocalSearchBox .results a');
     await results.first().waitFor();
     expect(await results.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(expect.arrayContaining([expect.stringContaining('parameter-selection.html')]));

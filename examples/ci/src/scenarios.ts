@@ -11,7 +11,7 @@ import { createJobAdmission, type AdmissionResponse, type ChainLevelOptions, typ
 export const SCENARIOS_DIR = fileURLToPath(new URL('../scenarios/', import.meta.url));
 
 /** The scenario folders, in order. */
-export const SCENARIOS = ['1-allow-list', '2-retag-by-user', '3-runner-pools', 'proposal'] as const;
+export const SCENARIOS = ['1-allow-list', '2-retag-by-user', '3-runner-pools', 'example-payloads'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 interface ScenarioFile {

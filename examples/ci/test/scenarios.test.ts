@@ -43,9 +43,9 @@ describe('scenario 3: runner pools by user access', () => {
   });
 });
 
-describe('the proposal payloads', () => {
+describe('the design\'s example payloads', () => {
   it('answer job 245 through both levels: the instance level sees the group level\'s retag', () => {
-    const { admission } = loadScenario('proposal');
+    const { admission } = loadScenario('example-payloads');
     const [result] = admission.explain([{ id: 245, variables: { CI_PROJECT_ID: 245, GITLAB_USER_ID: 98123 }, tags: ['linux', 'eu-west'] }]);
     expect(result!.levels.map((l) => [l.name, l.input.tags])).toEqual([
       ['region-routing', ['linux', 'eu-west']],
@@ -54,7 +54,7 @@ describe('the proposal payloads', () => {
   });
 
   it('rejects a US job when the user has no uid on any us-west runner', () => {
-    const { admission } = loadScenario('proposal');
+    const { admission } = loadScenario('example-payloads');
     expect(admission.admit({ id: 7, variables: { CI_PROJECT_ID: 245, GITLAB_USER_ID: 1 }, tags: ['us-west'] })).toEqual({
       id: 7, admission: 'rejected',
       reason: 'user 1 has no uid on any us-west runner; no runner is left for this job (2 runners in the inventory): policy "uid-runners" (gitlab.example.com) accepts no runner',

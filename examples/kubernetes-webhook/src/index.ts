@@ -8,14 +8,16 @@
  * mutating/), TLS_CERT_FILE and TLS_KEY_FILE (serve and reload these files),
  * CERT_HOSTS (names for the development certificate), KUBECONFIG (namespace
  * labels from this cluster; inside a cluster the ServiceAccount is used),
- * LOG_LEVEL, DRAIN_DELAY_MS. Logs are JSON lines on stdout.
+ * INVENTORY (kinds policies read as `inventory`: ingresses, services), LOG_LEVEL,
+ * DRAIN_DELAY_MS. Logs are JSON lines on stdout.
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { NamespaceCache } from '@verdict/kubernetes';
+import { InventoryCache, NamespaceCache } from '@verdict/kubernetes';
 import type { Level } from 'pino';
 import { createLogger } from './log.js';
 import { createMetrics } from './metrics.js';
+import { inventoryKinds, syncInventory } from './inventory.js';
 import { kubeConfig, readNamespaceLabels, syncNamespaces } from './namespaces.js';
 import { startWebhookServer } from './server.js';
 
@@ -47,6 +49,14 @@ async function main(): Promise<void> {
     : undefined;
   if (!config) logger.warn('no cluster access (not in a Pod, KUBECONFIG unset): namespaces have no labels');
   void sync?.synced.then(() => logger.info({ namespaces: namespaces.size }, 'namespace labels synced'));
+  // Referential policies (unique Ingress hosts, unique Service selectors) read these kinds as `inventory`.
+  const kinds = inventoryKinds(env['INVENTORY']);
+  const inventory = kinds.length ? new InventoryCache() : undefined;
+  const inventorySync = config && inventory
+    ? syncInventory(config, inventory, kinds, { onError: (error) => logger.warn({ error: error.message }, 'inventory watch failed; restarting') })
+    : undefined;
+  if (inventory && !config) logger.warn({ kinds }, 'no cluster access: the inventory stays empty');
+  void inventorySync?.synced.then(() => logger.info({ kinds, objects: inventory?.size }, 'inventory synced'));
 
   const server = await startWebhookServer({
     host: env['HOST'] ?? '127.0.0.1',
@@ -55,7 +65,8 @@ async function main(): Promise<void> {
     ...(env['TLS_CERT_FILE'] && env['TLS_KEY_FILE'] ? { tlsFiles: { cert: env['TLS_CERT_FILE'], key: env['TLS_KEY_FILE'] } } : {}),
     ...(env['CERT_HOSTS'] ? { certificateHosts: env['CERT_HOSTS'].split(',') } : {}),
     namespaceLabels: namespaces,
-    ready: () => sync?.isSynced() ?? true,
+    ...(inventory ? { inventory } : {}),
+    ready: () => (sync?.isSynced() ?? true) && (inventorySync?.isSynced() ?? true),
     logger,
     metrics,
     drainDelayMs: number(env['DRAIN_DELAY_MS'], 0),
@@ -66,7 +77,7 @@ async function main(): Promise<void> {
 
   const stop = (signal: string) => {
     logger.info({ signal }, 'shutting down');
-    void Promise.all([server.shutdown(), sync?.stop()]).then(() => logger.flush(() => process.exit(0)));
+    void Promise.all([server.shutdown(), sync?.stop(), inventorySync?.stop()]).then(() => logger.flush(() => process.exit(0)));
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);

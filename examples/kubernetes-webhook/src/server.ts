@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { X509Certificate } from 'node:crypto';
 import {
-  createAdmissionWebhook, NamespaceCache, type AdmissionWebhook, type DecisionEvent, type FailurePolicy, type NamespaceLabelsLookup,
+  createAdmissionWebhook, NamespaceCache, type AdmissionWebhook, type DecisionEvent, type FailurePolicy, type InventorySource, type NamespaceLabelsLookup,
 } from '@verdict/kubernetes';
 import { developmentCertificate, readKeyPair, reloadCertificate, type CertificateReload, type KeyPair } from './cert.js';
 import { createLogger, logDecision, type Logger } from './log.js';
@@ -37,6 +37,8 @@ export interface WebhookServerOptions {
   certificateHosts?: string[];
   /** Namespace labels: a lookup or a cache (default: an empty NamespaceCache). */
   namespaceLabels?: NamespaceLabelsLookup | NamespaceCache;
+  /** Other objects referential policies read as `inventory` (e.g. an `InventoryCache` fed by `syncInventory`); default none. */
+  inventory?: InventorySource;
   /** Readiness beyond the server's own (e.g. the namespace informer has synced). */
   ready?: () => boolean;
   /** Default `Fail`. */
@@ -95,6 +97,7 @@ export async function startWebhookServer(options: WebhookServerOptions = {}): Pr
     const log = logDecision(logger, hook);
     const webhook = createAdmissionWebhook({
       policies: initial.documents, namespaceLabels, failurePolicy, mutating: isMutating,
+      ...(options.inventory ? { inventory: options.inventory } : {}),
       onDecision: (event: DecisionEvent) => {
         record(event);
         log(event);

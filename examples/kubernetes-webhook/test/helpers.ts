@@ -47,5 +47,5 @@ export const pod = (ns: string, memory: string, options: { image?: string; label
   spec: { containers: [{ name: 'app', image: options.image ?? 'internal.artifactory.example.com/app:1', resources: { limits: { memory } } }] },
 });
 
-/** Seed 003's projects, as namespaces `ns-<project>`. */
+/** The projects of Gatekeeper's defaults-and-overrides request (#3082), as namespaces `ns-<project>`. */
 export const PROJECT_NAMESPACES = ['web', 'system', '32g-team', '64g-team', 'special-team1'].map((p) => namespace(`ns-${p}`, { 'field.cattle.io/projectId': p }));

@@ -3,80 +3,17 @@
  * on 127.0.0.1 over HTTPS, reached through a kubeconfig file: the list, watch
  * events, a watch that answers 410 Gone, a dropped connection, and resync.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:https';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NamespaceCache, type KubernetesObject } from '@verdict/kubernetes';
-import { developmentCertificate } from '../src/cert.js';
-import { kubeConfig, readNamespaceLabels, syncNamespaces, type NamespaceSyncOptions } from '../src/namespaces.js';
+import { readNamespaceLabels, syncNamespaces, type NamespaceSyncOptions } from '../src/namespaces.js';
+import { fakeApiServer } from './fake-api-server.js';
 
 const ns = (name: string, team: string, resourceVersion: string): KubernetesObject =>
   ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, resourceVersion, labels: { team } } });
 
-interface Watcher {
-  resourceVersion: string;
-  res: ServerResponse;
-  send(type: string, object: unknown): void;
-}
-
-/** A fake API server: `list` answers LISTs; each WATCH is handed to the test as a `Watcher`. */
-async function fakeApiServer(list: () => { resourceVersion: string; items: KubernetesObject[] }) {
-  const tls = await developmentCertificate(['127.0.0.1']);
-  const watchers: Watcher[] = [];
-  const requests: Array<{ path: string; authorization: string | undefined }> = [];
-  const server: Server = createServer({ cert: tls.cert, key: tls.key }, (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'https://api');
-    requests.push({ path: `${url.pathname}${url.search}`, authorization: req.headers.authorization });
-    const one = /^\/api\/v1\/namespaces\/([^/]+)$/.exec(url.pathname);
-    if (one) {
-      const found = list().items.find((n) => (n['metadata'] as { name: string }).name === one[1]);
-      res.writeHead(found ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(found ?? { kind: 'Status', apiVersion: 'v1', status: 'Failure', reason: 'NotFound', code: 404 }));
-      return;
-    }
-    if (url.pathname !== '/api/v1/namespaces') {
-      res.writeHead(404).end();
-      return;
-    }
-    if (url.searchParams.get('watch') === 'true') {
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.flushHeaders();
-      watchers.push({ resourceVersion: url.searchParams.get('resourceVersion') ?? '', res, send: (type, object) => res.write(`${JSON.stringify({ type, object })}\n`) });
-      return;
-    }
-    const { resourceVersion, items } = list();
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ apiVersion: 'v1', kind: 'NamespaceList', metadata: { resourceVersion }, items }));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const dir = mkdtempSync(join(tmpdir(), 'verdict-kubeconfig-'));
-  const kubeconfig = join(dir, 'config');
-  writeFileSync(kubeconfig, [
-    'apiVersion: v1', 'kind: Config', 'current-context: fake',
-    `clusters: [{name: fake, cluster: {server: "https://127.0.0.1:${(server.address() as AddressInfo).port}", certificate-authority-data: ${tls.caBundle}}}]`,
-    'users: [{name: webhook, user: {token: secret-token}}]',
-    'contexts: [{name: fake, context: {cluster: fake, user: webhook}}]', '',
-  ].join('\n'));
-  return {
-    watchers,
-    requests,
-    lists: () => requests.filter((r) => !r.path.includes('watch=true')).length,
-    config: () => kubeConfig({ KUBECONFIG: kubeconfig })!,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
 async function setup(options: NamespaceSyncOptions = {}) {
   let listed: { resourceVersion: string; items: KubernetesObject[] } = { resourceVersion: '10', items: [ns('a', 'a', '10')] };
-  const api = await fakeApiServer(() => listed);
+  const api = await fakeApiServer({ '/api/v1/namespaces': () => listed });
   const cache = new NamespaceCache();
   const errors: string[] = [];
   const sync = syncNamespaces(api.config(), cache, { retryMs: 20, onError: (e) => errors.push(e.message), ...options });

@@ -48,7 +48,7 @@ describe('the example webhook over HTTPS', () => {
     }
   });
 
-  it('enforces seed 003\'s memory limits and allowed registries per project', async () => {
+  it('enforces the memory limits and allowed registries of Gatekeeper\'s defaults-and-overrides request per project', async () => {
     const { server, review } = await setup();
     try {
       expect((await review('/validate', admissionReviewFor(pod('ns-web', '8Gi')))).allowed).toBe(true);

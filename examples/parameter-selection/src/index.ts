@@ -1,5 +1,6 @@
 /**
- * Evaluates seed 003's policies (memory limits with per-team overrides, and
+ * Evaluates the two policies of Gatekeeper's feature request for defaults and
+ * overrides (open-policy-agent/gatekeeper#3082: memory limits with per-team overrides, and
  * allowed registries merged over a default) against Pods in four projects and
  * prints each decision with the parameters the trace says were used.
  */

@@ -7,6 +7,7 @@ import { compilePolicies, parsePolicyDocuments, type Decision } from '@verdict/c
 import policySchema from '@verdict/core/schema/policy.schema.json';
 import { createAdmissionWebhook } from '@verdict/kubernetes';
 import { createPermissionEvaluator, type FiatQuery } from '@verdict/spinnaker';
+import { resourceInput } from '@verdict/spinnaker/internal';
 import { createRedisPermissionSource, type RedisClientLike } from '@verdict/spinnaker/redis';
 import { evaluateInput, verdictMatchers } from '@verdict/testing';
 import { ciJobFor } from '@verdict/testing/ci';
@@ -40,6 +41,7 @@ describe('a bundler-resolution project', () => {
     expect(await evaluateInput(LIMIT, { object: { memory: '1Mi' } })).toBeAllowed();
     expect(Object.keys(verdictMatchers)).toContain('toBeDenied');
     expect(inline({ a: 1 })).toBe('{a: 1}');
+    expect(typeof resourceInput).toBe('function');
     expect(policySchema.$id).toMatch(/policy/);
     expect(suiteSchema.$id).toMatch(/suite/);
     expect(EXIT.OK).toBe(0);

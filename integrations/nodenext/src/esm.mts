@@ -4,7 +4,8 @@ import { main as cli } from '@verdict/cli';
 import { createJobAdmission } from '@verdict/ci';
 import { compilePolicies, parsePolicyDocuments, PolicyLoadError, type Decision } from '@verdict/core';
 import { createAdmissionWebhook, type AdmissionReview } from '@verdict/kubernetes';
-import { createPermissionEvaluator } from '@verdict/spinnaker';
+import { createPermissionEvaluator, SpinnakerError, spinnakerMatchDialect } from '@verdict/spinnaker';
+import { resourceInput } from '@verdict/spinnaker/internal';
 import { createRedisPermissionSource, fiatRedisKeys, type RedisPermissionSource } from '@verdict/spinnaker/redis';
 import { evaluateInput, runSuites, SuiteError, type Outcome } from '@verdict/testing';
 import { ciJobFor } from '@verdict/testing/ci';
@@ -30,6 +31,10 @@ assert.equal(fiat.check(fiatQueryFor('ann', 'read', 'applications', 'shop')).all
 const source: RedisPermissionSource = createRedisPermissionSource({ url: 'redis://127.0.0.1:1', connectTimeoutMs: 50 });
 await source.close();
 assert.equal(fiatRedisKeys().users, 'spinnaker:fiat:users');
+// The entries of a package share one copy of its classes: the Redis entry throws the main entry's SpinnakerError.
+assert.throws(() => createRedisPermissionSource({}), SpinnakerError);
+assert.equal(spinnakerMatchDialect.name, 'spinnaker');
+assert.equal(typeof resourceInput, 'function');
 
 const outcome: Outcome = await evaluateInput(LIMIT, { object: { memory: '2Gi' } });
 assert.deepEqual(outcome.denials, ['[limit] too big']);

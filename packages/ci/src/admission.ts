@@ -1,6 +1,6 @@
 /**
  * `createJobAdmission`: compile a controller chain once, then answer
- * admission requests (one job, a list, or JSON text) in the proposal's
+ * admission requests (one job, a list, or JSON text) in GitLab's design's
  * response shape. One bad job never spoils the answers for the others.
  */
 import { PolicyLoadError, type EvaluationLimits, type PolicySource } from '@verdict/core';
@@ -22,10 +22,13 @@ export interface ChainLevelOptions {
   name?: string;
   /** YAML/JSON text, policy documents, or a set compiled with `loadJobPolicies`. */
   policies: PolicySource;
+  /** The file name of `policies` when they are text, shown in load problems (`group.yaml:7:9`); default: the level's name. */
+  source?: string;
   /** Evaluate and report (in `reason`, prefixed `dry run (name): would …`) but never reject, retag or filter runners. Default false. */
   dryRun?: boolean;
 }
 
+/** Options of {@link createJobAdmission}: the controller chain, the runner inventory and evaluation bounds. */
 export interface JobAdmissionOptions {
   /** The controllers in order: project, then groups nearest first, then instance; any subset (none admits everything). */
   chain: readonly ChainLevelOptions[];
@@ -43,7 +46,7 @@ export interface JobAdmissionOptions {
   limits?: EvaluationLimits;
 }
 
-/** One job's answer, exactly in the proposal's shape (`tags` and `runners` only when not empty). */
+/** One job's answer, exactly in GitLab's design's shape (`tags` and `runners` only when not empty). */
 export interface AdmissionResponse {
   /** The job's id as sent; `null` when the job had no usable id. */
   id: JobId | null;
@@ -70,6 +73,7 @@ export interface JobExplanation {
 /** A request: one job, a Job event webhook, a list of them, or their JSON text. */
 export type AdmissionRequest = JobPayload | JobEvent | ReadonlyArray<JobPayload | JobEvent> | string;
 
+/** A job admission controller made by {@link createJobAdmission}: `admit` answers jobs as GitLab's runner admission expects. */
 export interface JobAdmission {
   /**
    * Answers a request: a list gets a list (same order), one job gets one
@@ -94,7 +98,7 @@ function compileChain(chain: unknown, limits: EvaluationLimits | undefined): Com
   let previous: Level | undefined;
   return chain.map((entry: unknown, i): CompiledLevel => {
     const at = `/chain/${i}`;
-    if (!isObject(entry)) throw new JobAdmissionError('INVALID_CHAIN', `chain[${i}] must be an object {level, name?, policies, dryRun?} (got ${describe(entry)})`, { path: at });
+    if (!isObject(entry)) throw new JobAdmissionError('INVALID_CHAIN', `chain[${i}] must be an object {level, name?, policies, source?, dryRun?} (got ${describe(entry)})`, { path: at });
     const level = entry['level'];
     if (level !== 'project' && level !== 'group' && level !== 'instance') {
       throw new JobAdmissionError('INVALID_CHAIN', `chain[${i}].level must be "project", "group" or "instance" (got ${describe(level)})`, { path: `${at}/level` });
@@ -107,12 +111,14 @@ function compileChain(chain: unknown, limits: EvaluationLimits | undefined): Com
     if (typeof name !== 'string' || name === '') throw new JobAdmissionError('INVALID_CHAIN', `chain[${i}].name must be a non-empty string (got ${describe(name)})`, { path: `${at}/name` });
     const dryRun = entry['dryRun'] ?? false;
     if (typeof dryRun !== 'boolean') throw new JobAdmissionError('INVALID_CHAIN', `chain[${i}].dryRun must be true or false (got ${describe(dryRun)})`, { path: `${at}/dryRun` });
+    const source = entry['source'] ?? name;
+    if (typeof source !== 'string' || source === '') throw new JobAdmissionError('INVALID_CHAIN', `chain[${i}].source must be a non-empty string, the file name of its policies (got ${describe(source)})`, { path: `${at}/source` });
     const policies = entry['policies'];
     if (typeof policies !== 'string' && !Array.isArray(policies) && !(isObject(policies) && typeof (policies as { evaluate?: unknown }).evaluate === 'function')) {
       throw new JobAdmissionError('INVALID_CHAIN', `chain[${i}].policies must be YAML/JSON text, a list of policy documents or a compiled policy set (got ${describe(policies)})`, { path: `${at}/policies` });
     }
     try {
-      const set = loadJobPolicies(policies as PolicySource, { source: name, ...(limits ? { limits } : {}) });
+      const set = loadJobPolicies(policies as PolicySource, { source, ...(limits ? { limits } : {}) });
       if (set.mutationTarget !== '') {
         throw new JobAdmissionError('INVALID_CHAIN', `chain[${i}].policies were compiled with mutationTarget "${set.mutationTarget}"; CI policies patch the job input root: compile them with loadJobPolicies`, { path: `${at}/policies` });
       }

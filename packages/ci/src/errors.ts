@@ -51,8 +51,13 @@ export class JobAdmissionError extends VerdictError<JobAdmissionErrorCode> {
 
   /** A job-level input problem at `path` (relative to the job). */
   static job(code: JobAdmissionErrorCode, message: string, path = ''): JobAdmissionError {
-    return new JobAdmissionError(code, message, { path });
+    return jobError(code, message, path);
   }
+}
+
+/** Outside the class body, so the bundle keeps the class's name (see core's `VerdictError` factories). */
+function jobError(code: JobAdmissionErrorCode, message: string, path: string): JobAdmissionError {
+  return new JobAdmissionError(code, message, { path });
 }
 
 /** A short description of a JSON value's type for messages: `a string "x"`, `a list`, `null`. */

@@ -20,7 +20,7 @@ export interface VariableEntry {
   [field: string]: unknown;
 }
 
-/** A job as the admission controller proposal sends it. */
+/** A job as the admission controller design sends it. */
 export interface JobPayload {
   id: JobId;
   /** An object of variables, or a `[{key, value}]` list (a later duplicate key wins). Absent means none. */
@@ -99,7 +99,7 @@ export function normaliseTags(value: unknown): string[] {
 }
 
 /**
- * Validates and normalises one job of a request (a proposal job or a Job
+ * Validates and normalises one job of a request (a job of the design or a Job
  * event webhook). Throws {@link JobAdmissionError} with a job-relative `path`
  * (of the first problem; the message lists every problem of id, variables and tags).
  */

@@ -8,6 +8,7 @@ import type { JobAdmissionError } from './errors.js';
 import { ciMatchDialect } from './match.js';
 import { readRunnerRule } from './runners.js';
 
+/** Options of {@link loadJobPolicies}. */
 export interface LoadJobPoliciesOptions {
   /** A file name or label shown in load problems (e.g. `group acme`). */
   source?: string;

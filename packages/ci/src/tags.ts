@@ -2,7 +2,7 @@
  * Tag changes. A level's decision patches the job input; the patch may only
  * touch `/tags` and `/untag`. A level's answer is `{add, remove}`: `add`
  * lists every tag its policies added (also one the job already had, as the
- * proposal's example reports) that survives; `remove` the entering tags it
+ * design's example reports) that survives; `remove` the entering tags it
  * dropped or untagged. Applying an answer: (current ∪ add) \ remove.
  */
 import type { Decision } from '@verdict/core';

@@ -53,7 +53,7 @@ function scalar(root: Record<string, unknown>, path: readonly string[]): string 
 }
 
 /**
- * Maps a Job event payload to a proposal-style job `{id, variables, tags}`:
+ * Maps a Job event payload to a design-style job `{id, variables, tags}`:
  * `build_id` → id and `CI_JOB_ID`; `build_name` → `CI_JOB_NAME`; `build_stage`
  * → `CI_JOB_STAGE`; `ref` → `CI_COMMIT_REF_NAME` (and `CI_COMMIT_TAG` or
  * `CI_COMMIT_BRANCH` by `tag`); `sha`/`before_sha` → `CI_COMMIT_SHA`/`CI_COMMIT_BEFORE_SHA`;

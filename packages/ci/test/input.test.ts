@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { JobAdmissionError, jobFor, normaliseVariables, parseJob, WELL_KNOWN_VARIABLES } from '@verdict/ci';
+import { JobAdmissionError, jobFor, WELL_KNOWN_VARIABLES } from '@verdict/ci';
+import { normaliseVariables, parseJob } from '../src/job.js';
 
 describe('variable normalisation', () => {
   it('turns numbers and booleans into strings in the object form', () => {

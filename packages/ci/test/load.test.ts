@@ -66,7 +66,7 @@ spec:
 describe('the public surface of @verdict/ci', () => {
   it('exports exactly these runtime values (each is tested in this folder)', () => {
     expect(Object.keys(ci).sort()).toEqual([
-      'JobAdmissionError', 'WELL_KNOWN_VARIABLES', 'ciMatchDialect', 'createJobAdmission', 'fromJobEvent', 'jobFor', 'loadJobPolicies', 'normaliseVariables', 'parseJob',
+      'JobAdmissionError', 'WELL_KNOWN_VARIABLES', 'ciMatchDialect', 'createJobAdmission', 'fromJobEvent', 'jobFor', 'loadJobPolicies',
     ]);
   });
 

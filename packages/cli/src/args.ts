@@ -1,5 +1,6 @@
 /** Argument parsing on node:util `parseArgs`, with one-line errors that name the command. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { closest } from '@verdict/core';
 import { CliError } from './io.js';
 
 export type Options = NonNullable<ParseArgsConfig['options']>;
@@ -21,7 +22,7 @@ export function parse(command: string, argv: readonly string[], options: Options
     const help = `; see verdict ${command} --help`;
     switch (e.code) {
       case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-        throw new CliError(`unknown option ${option ?? ''} for verdict ${command}${help}`);
+        throw new CliError(`unknown option ${option ?? ''} for verdict ${command}${option ? suggestOption(option, options) : ''}${help}`);
       case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
         throw new CliError(`option ${option ?? ''} of verdict ${command} ${/argument missing/.test(e.message) ? 'needs a value' : 'takes no value'}${help}`);
       case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
@@ -30,6 +31,13 @@ export function parse(command: string, argv: readonly string[], options: Options
         throw new CliError(`${e.message.split('\n')[0]}${help}`);
     }
   }
+}
+
+/** `; did you mean "--policies"?` for a misspelt option, or `''`. */
+function suggestOption(option: string, options: Options): string {
+  const long = Object.keys(options).map((name) => `--${name}`);
+  const hit = option.startsWith('--') ? closest(option, long) : undefined;
+  return hit ? `; did you mean "${hit}"?` : '';
 }
 
 /** A string option (the last one when repeated). */

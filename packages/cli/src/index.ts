@@ -4,4 +4,4 @@
  * @packageDocumentation
  */
 export { main } from './main.js';
-export { EXIT, CliError, colourEnabled, processIo, styleFor, type Io, type Style } from './io.js';
+export { EXIT, processIo, type Io } from './io.js';

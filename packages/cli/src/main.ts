@@ -1,5 +1,5 @@
 /** `verdict <command>`: dispatch, `--help`, `--version`, and turning errors into one line and an exit code. */
-import { VerdictError } from '@verdict/core';
+import { didYouMean, VerdictError } from '@verdict/core';
 import packageJson from '../package.json';
 import { CliError, EXIT, styleFor, type Io } from './io.js';
 import type { Command } from './commands/command.js';
@@ -55,7 +55,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
     io.stderr.write(message.split('\n').map((line) => `${s.bad('verdict:')} ${line}\n`).join(''));
     return exit;
   };
-  if (!command) return fail(`unknown command "${name}" (commands: ${COMMANDS.map((c) => c.name).join(', ')}); see verdict --help`, EXIT.USAGE);
+  if (!command) return fail(`unknown command "${name}"${didYouMean(name, COMMANDS.map((c) => c.name))} (commands: ${COMMANDS.map((c) => c.name).join(', ')}); see verdict --help`, EXIT.USAGE);
   try {
     return await (await command.load()).run(rest, io);
   } catch (error) {

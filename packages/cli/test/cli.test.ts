@@ -29,10 +29,11 @@ describe('verdict', () => {
   it('reports an unknown command or option in one line on stderr with exit code 2', async () => {
     const unknown = await verdict(['tset']);
     expect(unknown).toMatchObject({ code: 2, stdout: '' });
-    expect(unknown.stderr).toBe('verdict: unknown command "tset" (commands: test, eval, explain, validate, audit, diff); see verdict --help\n');
+    expect(unknown.stderr).toBe('verdict: unknown command "tset"; did you mean "test"? (commands: test, eval, explain, validate, audit, diff); see verdict --help\n');
     const option = await verdict(['test', '--junt', 'x.xml']);
     expect(option.code).toBe(2);
-    expect(option.stderr).toBe('verdict: unknown option --junt for verdict test; see verdict test --help\n');
+    expect(option.stderr).toBe('verdict: unknown option --junt for verdict test; did you mean "--junit"?; see verdict test --help\n');
+    expect((await verdict(['validate', '--no-lnt', '.'])).stderr).toBe('verdict: unknown option --no-lnt for verdict validate; did you mean "--no-lint"?; see verdict validate --help\n');
     const value = await verdict(['eval', '-o', 'xml', '-p', 'x', '-i', 'y']);
     expect(value.stderr).toBe('verdict: --output must be one of json, yaml, text (got "xml"); see verdict eval --help\n');
   });

@@ -38,7 +38,7 @@ describe('verdict eval', () => {
   }, 60_000);
 
   it('answers a CI job and a Fiat query with adapter settings from --config', async () => {
-    const job = await verdict(['eval', '-p', 'examples/ci/scenarios/1-allow-list/allow-list.yaml', '-i', 'examples/ci/scenarios/proposal/request-666.json', '-o', 'text']);
+    const job = await verdict(['eval', '-p', 'examples/ci/scenarios/1-allow-list/allow-list.yaml', '-i', 'examples/ci/scenarios/example-payloads/request-666.json', '-o', 'text']);
     expect(job).toMatchObject({ code: 1, stdout: 'REJECTED (ci)\n  ✗ project <missing> may not use the secure runners: you have no power here\n' });
     const { dir, cleanup } = tempTree({
       'fiat.yaml': 'spinnaker:\n  definitions: {users: {ann: [ops]}, applications: [{name: shop, permissions: {READ: [ops]}}]}\n',

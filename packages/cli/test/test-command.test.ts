@@ -34,7 +34,7 @@ describe('verdict test', () => {
     const lines = run.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(/^running \d+ cases from \d+ suites$/);
     expect(lines.at(-1)).toMatch(/^\d+ passed, 0 failed$/);
-    for (const suite of ['gatekeeper-library/requiredlabels', 'gatekeeper-library/uniqueingresshost', 'gatekeeper-library/uniqueserviceselector', 'ci/gitlab-scenarios', 'spinnaker/permissions', 'kubernetes-webhook/webhook', 'parameter-selection/seed-003']) {
+    for (const suite of ['gatekeeper-library/requiredlabels', 'gatekeeper-library/uniqueingresshost', 'gatekeeper-library/uniqueserviceselector', 'ci/gitlab-scenarios', 'spinnaker/permissions', 'kubernetes-webhook/webhook', 'parameter-selection/defaults-and-overrides']) {
       expect(run.stdout).toContain(`examples/${suite}`);
     }
     expect(run.stdout).not.toContain('\u001b[');

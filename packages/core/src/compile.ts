@@ -27,6 +27,7 @@ import { PolicySet } from './evaluate.js';
 export type { CompiledMutate, CompiledValidate, TemplateUnit } from './template-unit.js';
 export type { Variant } from './variants.js';
 
+/** Options of {@link compilePolicies} (and of the loaders that call it). */
 export interface CompileOptions {
   /** Match vocabularies to accept besides core's (e.g. the Kubernetes adapter's Gatekeeper `match`). */
   dialects?: readonly MatchDialect[];
@@ -160,17 +161,29 @@ class Loader {
     const { document: doc, path } = this.translation ? this.translation.locate(at, where) : { document: at, path: where };
     const key = `${doc}\u0000${path}\u0000${message}`;
     if (this.reported.has(key)) return; // a part shared by translated documents is reported once
+    if (this.translation?.isVariant(at) && this.reported.has(`${doc}\u0000${path}`)) return; // a variant repeats its origin's problem
     this.reported.add(key);
+    this.reported.add(`${doc}\u0000${path}`);
     const document = this.given[doc];
     const problem: Problem = { code, document: doc, path, message };
     if (isPlainObject(document)) {
       const kind = document['kind'];
       const name = isPlainObject(document['metadata']) ? document['metadata']['name'] : undefined;
       if (typeof kind === 'string' && typeof name === 'string') problem.name = `${kind}/${name}`;
-      const loc = sourceLocation(document, path);
+      // A misspelt key is shown where the key is, not where its value starts.
+      const key = (code === 'SCHEMA' && message.startsWith('unknown field')) || (code === 'INVALID_RULE' && message.startsWith('unknown operation'));
+      const loc = sourceLocation(document, path, { key });
       if (loc) Object.assign(problem, loc);
     }
     this.problems.push(problem);
+  }
+
+  /** "document 2 (policies.yaml:14:1)": a document of this load, with its place in the source text when known. */
+  private documentName(doc: number): string {
+    const document = this.documents[doc];
+    const loc = isPlainObject(document) ? sourceLocation(document, '') : undefined;
+    if (!loc) return `document ${doc}`;
+    return `document ${doc} (${loc.source === undefined ? 'line ' : `${loc.source}:`}${loc.line}:${loc.column})`;
   }
 
   run(): void {
@@ -259,7 +272,7 @@ class Loader {
     }
     const previous = this.templates.get(kind);
     if (previous) {
-      this.report(i, '/spec/kind', 'DUPLICATE', `kind "${kind}" is already defined by document ${previous.doc}`);
+      this.report(i, '/spec/kind', 'DUPLICATE', `kind "${kind}" is already defined by ${this.documentName(previous.doc)}`);
       return;
     }
     const unit = this.compileUnit(doc, i, kind);
@@ -270,7 +283,9 @@ class Loader {
   private compileUnit(doc: PolicyDocument, i: number, kind: string): TemplateUnit | undefined {
     const name = (doc['metadata'] as JsonObject)['name'] as string;
     const source = { kind, name, document: doc, ...(this.options.cel ? { cel: this.options.cel } : {}) };
-    return compileTemplateUnit(doc['spec'] as JsonObject, source, (path, code, message) => this.report(i, path, code, message));
+    const unit = compileTemplateUnit(doc['spec'] as JsonObject, source, (path, code, message) => this.report(i, path, code, message));
+    if (unit) unit.origin = { index: i, object: doc };
+    return unit;
   }
 
   private addConstraint(doc: PolicyDocument, i: number, unit: TemplateUnit, isPolicy: boolean): void {
@@ -279,7 +294,7 @@ class Loader {
     const name = (doc['metadata'] as JsonObject)['name'] as string;
     const key = `${kind}/${name}`;
     if (this.seen.has(key)) {
-      this.report(i, '/metadata/name', 'DUPLICATE', `${kind} "${name}" is already defined by document ${this.seen.get(key)}`);
+      this.report(i, '/metadata/name', 'DUPLICATE', `${kind} "${name}" is already defined by ${this.documentName(this.seen.get(key)!)}`);
       return;
     }
     this.seen.set(key, i);

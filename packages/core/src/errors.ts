@@ -80,12 +80,21 @@ export class VerdictError<C extends string = VerdictErrorCode> extends Error {
   }
 
   static forbiddenKey(key: string, path: string): VerdictError {
-    return new VerdictError<VerdictErrorCode>('FORBIDDEN_KEY', `key "${key}" at ${path || '/'} is not allowed: it could change object prototypes`, { path });
+    return verdictError('FORBIDDEN_KEY', `key "${key}" at ${path || '/'} is not allowed: it could change object prototypes`, path);
   }
 
   static invalidInput(message: string, path = ''): VerdictError {
-    return new VerdictError<VerdictErrorCode>('INVALID_INPUT', message, { path });
+    return verdictError('INVALID_INPUT', message, path);
   }
+}
+
+/**
+ * Static factories build through module functions on purpose: a class body
+ * that names its own class is bundled as `class _VerdictError`, and Node then
+ * prints an uncaught error as `_VerdictError: …` instead of its name.
+ */
+function verdictError(code: VerdictErrorCode, message: string, path: string): VerdictError {
+  return new VerdictError<VerdictErrorCode>(code, message, { path });
 }
 
 /** Thrown by `compilePolicies` and `parsePolicyDocuments`: the whole set is rejected. */
@@ -114,11 +123,15 @@ export class SelectorError extends VerdictError<'INVALID_SELECTOR'> {
   }
 }
 
-/** Formats one problem as a single readable line. */
+/**
+ * Formats one problem as a single readable line: `policies.yaml:12:5 (Kind/name) at /spec/…: message`,
+ * `line 12:5 (…)` for text parsed without a `source`, `document 2 (…)` for documents built in code.
+ */
 export function formatProblem(problem: Problem): string {
+  const position = problem.line ? `${problem.line}:${problem.column ?? 1}` : '';
   const where = problem.source
-    ? `${problem.source}${problem.line ? `:${problem.line}:${problem.column ?? 1}` : ''}`
-    : `document ${problem.document}`;
+    ? `${problem.source}${position ? `:${position}` : ''}`
+    : position ? `line ${position}` : `document ${problem.document}`;
   const name = problem.name ? ` (${problem.name})` : '';
   const at = problem.path ? ` at ${problem.path}` : '';
   return `${where}${name}${at}: ${problem.message}`;

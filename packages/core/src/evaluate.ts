@@ -268,9 +268,13 @@ function noMatch(policy: CompiledPolicy, run: Run, why: string): boolean {
   }
 }
 
-/** CEL `spec.matchConditions`: all true → the policy applies; false → not matched (trace); an error → the policy's failurePolicy. */
+/**
+ * CEL `spec.matchConditions`, as the API server evaluates them: any false → not matched (trace), even when
+ * another one failed; all true → the policy applies; an error and none false → the policy's failurePolicy.
+ */
 function matchConditions(a: Active, run: Run): boolean {
   const conditions = a.policy.template.matchConditions;
+  let failed: string | undefined;
   for (let i = 0; i < conditions.length; i++) {
     const c = conditions[i]!;
     let ok: unknown;
@@ -278,9 +282,8 @@ function matchConditions(a: Active, run: Run): boolean {
       ok = c.test(undefined, a.scope);
     } catch (error) {
       if (error instanceof BudgetExceeded) throw error;
-      a.trace.error = `matchCondition "${c.name}": ${(error as Error).message}`;
-      run.fail(a.policy, 'MATCH_ERROR', a.trace.error, { parameterSet: a.parameterSet });
-      return false;
+      failed ??= `matchCondition "${c.name}": ${(error as Error).message}`;
+      continue;
     }
     if (ok !== true) {
       a.trace.matched = false;
@@ -288,7 +291,15 @@ function matchConditions(a: Active, run: Run): boolean {
       return false;
     }
   }
-  return true;
+  if (failed === undefined) return true;
+  if (a.policy.template.cel.context.profile?.matchConditionErrors === 'skip') {
+    a.trace.matched = false;
+    a.trace.mismatch = { at: '/spec/matchConditions', selector: `${failed} (a matchCondition error skips the policy)` };
+    return false;
+  }
+  a.trace.error = failed;
+  run.fail(a.policy, 'MATCH_ERROR', failed, { parameterSet: a.parameterSet });
+  return false;
 }
 
 const NONE: readonly Active[] = [];

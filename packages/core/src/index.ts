@@ -18,22 +18,21 @@ export type {
 } from './types.js';
 export type { PatchOperation, PatchOp } from './mutate.js';
 export {
-  compileLabelSelector, formatLabelSelector, labelKeyError, labelValueError, matchLabelSelector, parseLabelSelector, validateLabelSelector,
+  compileLabelSelector, formatLabelSelector, labelKeyError, matchLabelSelector, parseLabelSelector, validateLabelSelector,
   type CompiledLabelSelector, type LabelSelector, type LabelSelectorOperator, type LabelSelectorRequirement, type Labels, type SelectorIssue,
 } from './labels.js';
 export { mergeParameters, type MergeRules, type MergeStrategy } from './merge.js';
-export { compileLogic, OPERATION_NAMES, type CompiledLogic } from './logic/compile.js';
+export { compileLogic, type CompiledLogic } from './logic/compile.js';
 export { compileCel, type CompiledCel, type CompileCelOptions } from './cel/public.js';
 export type { CelOptions } from './cel/context.js';
-export type { CelFunction } from './cel/env.js';
-export type { CelProfile } from './cel/rule.js';
+export type { CelConstant, CelFunction, CelOverride, CelType } from './cel/env.js';
+export type { CelProfile, FailedValidation } from './cel/rule.js';
 export { ComparisonError } from './logic/compare.js';
 export { parseQuantity } from './quantity.js';
-export { parseImageReference, type ImageReference } from './logic/image.js';
 export { globMatcher, anyGlobMatcher, isGlob, type StringMatcher } from './patterns/glob.js';
 export { compileRegex, type LinearRegex } from './patterns/regex.js';
 export { PatternError } from './patterns/error.js';
-export { compileTemplate, renderValue, MISSING, type CompiledTemplate } from './template.js';
+export { compileTemplate, type CompiledTemplate } from './template.js';
 export { documentSchema, type JsonSchemaDocument } from './schema.js';
 export { closest, didYouMean } from './util/suggest.js';
 export type { DialectContext, IndexHint, MatchDialect, Path, Selector } from './selectors/types.js';

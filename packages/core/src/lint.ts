@@ -2,15 +2,22 @@
  * Static analysis of compiled policies: what no peer catches. A
  * `parameterSelection` entry that can never be chosen (after a catch-all
  * under MatchFirst, a repeat of an earlier entry's selector, or label
- * requirements that contradict the constraint's own `match`), and a `match`
- * that can never hold.
+ * requirements that contradict the constraint's own `match`), a `match`
+ * that can never hold, and a patch path that nests below a label or
+ * annotation key (lint-patches.ts).
  */
-import type { CompiledPolicy } from './compile.js';
+import type { CompiledPolicy, TemplateUnit } from './compile.js';
+import { lintPatchPaths } from './lint-patches.js';
 import { sourceLocation } from './parse.js';
 import { MATCH_ALL, type Fact } from './selectors/node.js';
 
+/** A problem found by `PolicySet.lint()`: a parameterSelection entry that can never be chosen, or a match that no input can satisfy. */
 export interface LintFinding {
-  code: 'UNREACHABLE_ENTRY' | 'UNSATISFIABLE_MATCH';
+  /**
+   * `UNREACHABLE_ENTRY`: a parameterSelection entry that can never be chosen; `UNSATISFIABLE_MATCH`: a match that can never hold;
+   * `NESTED_METADATA_KEY`: a patch path that nests below a label or annotation key (write "/" in a key as "~1").
+   */
+  code: 'UNREACHABLE_ENTRY' | 'UNSATISFIABLE_MATCH' | 'NESTED_METADATA_KEY';
   kind: string;
   policy: string;
   /** Index of the parameterSelection entry, for UNREACHABLE_ENTRY. */
@@ -59,7 +66,12 @@ function culprits(fact: Fact, against: readonly Fact[]): Fact[] {
 
 export function lintPolicies(policies: readonly CompiledPolicy[]): LintFinding[] {
   const findings: LintFinding[] = [];
+  const templates = new Set<TemplateUnit>();
   for (const p of policies) {
+    if (!templates.has(p.template)) {
+      templates.add(p.template);
+      findings.push(...patchFindings(p.template));
+    }
     const report = (finding: Omit<LintFinding, 'kind' | 'policy' | 'document'>) => {
       const path = p.document.path ? p.document.path(finding.path) : finding.path;
       const f: LintFinding = { kind: p.kind, policy: p.name, ...finding, path, document: p.document.index };
@@ -105,4 +117,15 @@ export function lintPolicies(policies: readonly CompiledPolicy[]): LintFinding[]
     });
   }
   return findings;
+}
+
+/** Patch path findings of a template, once per template (not per constraint), located in the template's document. */
+function patchFindings(unit: TemplateUnit): LintFinding[] {
+  return lintPatchPaths(unit).map(({ path, message }) => {
+    const kind = (unit.origin?.object as { kind?: unknown } | undefined)?.kind;
+    const finding: LintFinding = { code: 'NESTED_METADATA_KEY', kind: typeof kind === 'string' ? kind : unit.kind, policy: unit.name, path, message, document: unit.origin?.index ?? 0 };
+    const loc = unit.origin ? sourceLocation(unit.origin.object, path) : undefined;
+    if (loc) Object.assign(finding, loc);
+    return finding;
+  });
 }

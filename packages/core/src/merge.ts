@@ -1,7 +1,7 @@
 /**
  * Parameter merging: JSON Merge Patch (RFC 7386) for objects, with array
  * strategies. Arrays of scalars merge as an ordered union by default (base
- * first, then new values), which gives seed 003's allowed-registries lists;
+ * first, then new values), which gives the allowed-registries lists of Gatekeeper's defaults-and-overrides request (#3082);
  * other arrays are replaced unless `spec.merge` says otherwise.
  */
 import { VerdictError } from './errors.js';

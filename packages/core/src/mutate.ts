@@ -10,6 +10,7 @@ import { UNMETERED, type CostMeter } from './budget.js';
 import { compileTemplate, TemplateSyntaxError, type CompiledTemplate, type PathResolver } from './template.js';
 import { deepFreeze, escapePointerSegment, FORBIDDEN_KEYS, isPlainObject, parsePointer, toPointer } from './util/object.js';
 
+/** An RFC 6902 operation name. */
 export type PatchOp = 'add' | 'remove' | 'replace' | 'move' | 'copy' | 'test';
 
 /** One RFC 6902 operation, as emitted in a decision. */

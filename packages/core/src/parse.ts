@@ -3,13 +3,14 @@
  * documents, remembering where each came from so load problems can name a
  * line and column.
  */
-import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node } from 'yaml';
+import { isMap, isPair, isScalar, isSeq, LineCounter, parseAllDocuments, type Document, type Node, type YAMLError } from 'yaml';
 import { PolicyLoadError, type Problem } from './errors.js';
 import { parsePointer } from './util/object.js';
 
 /** A policy document as loaded: a plain object in the Kubernetes resource style. */
 export type PolicyDocument = Record<string, unknown>;
 
+/** Options of {@link parsePolicyDocuments}. */
 export interface ParseOptions {
   /** A file name or label, shown in problems (`policies.yaml:12:5`). */
   source?: string;
@@ -54,15 +55,22 @@ export function parsePolicyDocuments(text: string, options: ParseOptions = {}): 
     return { line: pos.line, column: pos.col };
   };
   list.forEach((doc, index) => {
-    for (const error of doc.errors) {
-      problems.push({ code: 'YAML_SYNTAX', document: index, path: '', message: firstLine(error.message), ...(source ? { source } : {}), ...at(error.pos[0]) });
+    const shown = new Set<number>();
+    for (const error of syntaxErrors(doc.errors)) {
+      const { offset, message } = describeSyntaxError(text, error);
+      if (shown.has(offset)) continue;
+      shown.add(offset);
+      problems.push({ code: 'YAML_SYNTAX', document: index, path: '', message, ...(source ? { source } : {}), ...at(offset) });
     }
     if (doc.errors.length > 0) return;
     let value: unknown;
     try {
       value = doc.toJS({ maxAliasCount: 100 });
     } catch (error) {
-      problems.push({ code: 'YAML_SYNTAX', document: index, path: '', message: (error as Error).message, ...(source ? { source } : {}) });
+      const message = (error as Error).message;
+      const alias = /Unresolved alias[^:]*: (\S+)/.exec(message)?.[1];
+      const offset = alias === undefined ? -1 : text.indexOf(`*${alias}`, doc.range[0]);
+      problems.push({ code: 'YAML_SYNTAX', document: index, path: '', message, ...(source ? { source } : {}), ...(offset >= 0 ? at(offset) : {}) });
       return;
     }
     if (value === null || value === undefined) return;
@@ -87,18 +95,63 @@ export function parsePolicyDocuments(text: string, options: ParseOptions = {}): 
   return out;
 }
 
+/**
+ * One mistake often trips several parser checks starting at the same place:
+ * keep one error per start, the one reaching furthest (it shows the culprit).
+ */
+function syntaxErrors(errors: readonly YAMLError[]): YAMLError[] {
+  const byStart = new Map<number, YAMLError>();
+  for (const error of errors) {
+    const kept = byStart.get(error.pos[0]);
+    if (!kept || error.pos[1] > kept.pos[1]) byStart.set(error.pos[0], error);
+  }
+  return [...byStart.values()];
+}
+
+/**
+ * Where a YAML syntax error is best shown, and what it says. The parser
+ * reports some errors at the start of a line (a mis-indented key: shown at the
+ * key), at the end of the text (an unclosed quote: shown at the opening
+ * quote), or at a value that runs into the next line (a key indented more
+ * than its siblings: shown at that key).
+ */
+function describeSyntaxError(text: string, error: YAMLError): { offset: number; message: string } {
+  const [start, end] = error.pos;
+  const message = firstLine(error.message);
+  const quote = /Missing closing (["'])quote/.exec(message)?.[1];
+  if (quote !== undefined) {
+    const opening = text.lastIndexOf(quote, Math.max(0, start - 1));
+    if (opening >= 0) return { offset: opening, message };
+  }
+  const lastLine = text.lastIndexOf('\n', end - 1) + 1;
+  if (lastLine > start && (error.code === 'MULTILINE_IMPLICIT_KEY' || error.code === 'BLOCK_AS_IMPLICIT_KEY')) {
+    return { offset: skipIndentation(text, lastLine), message: `${message}: the value before this line runs into it; is this key indented more than the keys above it?` };
+  }
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  return { offset: /^ *$/.test(text.slice(lineStart, start)) ? skipIndentation(text, start) : start, message };
+}
+
+/** The first character after the spaces at `offset`, when the line has one. */
+function skipIndentation(text: string, offset: number): number {
+  let at = offset;
+  while (at < text.length && text[at] === ' ') at++;
+  return at < text.length && text[at] !== '\n' ? at : offset;
+}
+
 function firstLine(message: string): string {
   const line = message.split('\n')[0] ?? message;
   return line.replace(/ at line \d+, column \d+:?$/, '');
 }
 
-function nodeAt(doc: Document, path: readonly (string | number)[]): Node | undefined {
+/** The node at `path`; with `key`, the key of the last step's pair instead of its value (for "unknown field" problems). */
+function nodeAt(doc: Document, path: readonly (string | number)[], key = false): Node | undefined {
   let node: unknown = doc.contents;
-  for (const seg of path) {
+  for (let i = 0; i < path.length; i++) {
+    const seg = path[i]!;
     if (isMap(node)) {
       const pair = node.items.find((p) => isPair(p) && isScalar(p.key) && String(p.key.value) === String(seg));
       if (!pair) return undefined;
-      node = pair.value;
+      node = key && i === path.length - 1 ? pair.key : pair.value;
     } else if (isSeq(node)) {
       node = node.items[Number(seg)];
     } else return undefined;
@@ -109,10 +162,11 @@ function nodeAt(doc: Document, path: readonly (string | number)[]): Node | undef
 
 /**
  * Where a JSON pointer inside a parsed document is in its source text: the
- * nearest existing node on the path. `undefined` for documents that did not
+ * nearest existing node on the path (with `key: true`, the key naming the
+ * last segment rather than its value). `undefined` for documents that did not
  * come from {@link parsePolicyDocuments}.
  */
-export function sourceLocation(document: object, pointer: string): { source?: string; line: number; column: number } | undefined {
+export function sourceLocation(document: object, pointer: string, options: { key?: boolean } = {}): { source?: string; line: number; column: number } | undefined {
   const origin = origins.get(document);
   if (!origin) return undefined;
   let segments: string[];
@@ -122,7 +176,7 @@ export function sourceLocation(document: object, pointer: string): { source?: st
     segments = [];
   }
   for (let n = segments.length; n >= 0; n--) {
-    const node = nodeAt(origin.doc, [...origin.prefix, ...segments.slice(0, n)]);
+    const node = nodeAt(origin.doc, [...origin.prefix, ...segments.slice(0, n)], options.key === true && n === segments.length && n > 0);
     if (node?.range) {
       const pos = origin.lines.linePos(node.range[0]);
       return { ...(origin.source ? { source: origin.source } : {}), line: pos.line, column: pos.col };

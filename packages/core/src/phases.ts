@@ -3,7 +3,7 @@
  * on a copy-on-write view of the input, then validations on the result. A
  * {@link Run} collects what the decision reports.
  */
-import { computedVariables } from './cel/rule.js';
+import { computedVariables, type CelProfile, type FailedValidation } from './cel/rule.js';
 import { BudgetExceeded, type CostMeter } from './budget.js';
 import { ComparisonError } from './logic/compare.js';
 import { truthy, rootStep, type Fn, type Scope } from './logic/scope.js';
@@ -128,7 +128,7 @@ export class Run {
       this.violate(policy, rule.name, '');
       return;
     }
-    const message = messageOf(rule, scope);
+    const message = messageOf(rule, scope, policy.template.cel.context.profile);
     scope.meter.spendText(message.length);
     const path = element === undefined || rule.forEachPath === undefined ? undefined : `${rule.forEachPath}/${element}`;
     this.violate(policy, rule.name, capMessage(message, this.limits.messageLength), details(rule, a, path));
@@ -191,7 +191,8 @@ const MAX_MESSAGE_EXPRESSION_LENGTH = 5 * 1024;
  * The message of a failed validation: `messageExpression` when it gives a non-empty single-line string,
  * else `message`, else (a CEL validation without one) "failed expression: <expression>" (the API server's rule).
  */
-function messageOf(rule: CompiledValidate, scope: Scope): string {
+function messageOf(rule: CompiledValidate, scope: Scope, profile: CelProfile | undefined): string {
+  if (profile?.failureMessage && rule.expression !== undefined) return profile.failureMessage(failedValidation(rule, scope));
   if (rule.messageExpression) {
     try {
       // As the API server (validator.go): trimmed, single-line, non-empty and at most 5 KiB, else the fallback.
@@ -208,6 +209,21 @@ function messageOf(rule: CompiledValidate, scope: Scope): string {
     if (text !== '') return text;
   } else if (rule.hasMessage || rule.expression === undefined) return rule.message.render(resolverFor(scope));
   return `failed expression: ${rule.expression?.trim() ?? rule.name}`;
+}
+
+/** A failed CEL validation for a profile's `failureMessage`: messageExpression is evaluated here (a budget error still ends the evaluation). */
+function failedValidation(rule: CompiledValidate, scope: Scope): FailedValidation {
+  const failed: { -readonly [K in keyof FailedValidation]: FailedValidation[K] } = { index: rule.index, expression: rule.expression ?? '' };
+  if (rule.literalMessage !== undefined) failed.message = rule.literalMessage;
+  if (rule.messageExpression) {
+    try {
+      failed.messageExpression = { value: rule.messageExpression(undefined, scope) };
+    } catch (error) {
+      if (error instanceof BudgetExceeded) throw error;
+      failed.messageExpression = { error: (error as Error).message };
+    }
+  }
+  return failed;
 }
 
 /**
@@ -232,9 +248,16 @@ function holds(rule: Fn, scope: Scope, entry: RuleTrace, element?: number): bool
 export function validatePhase(active: readonly Active[], input: Record<string, unknown>, run: Run): void {
   for (const a of active) {
     a.scope.input = input;
+    const profile = a.policy.template.cel.context.profile;
+    let stopped = false;
     for (const rule of a.policy.template.validate) {
       const entry: RuleTrace = { rule: rule.name, type: 'validate', result: 'pass' };
       a.trace.rules.push(entry);
+      if (stopped) {
+        entry.result = 'skipped';
+        entry.message = 'not evaluated: an earlier validation failed (validations stop at the first failure)';
+        continue;
+      }
       const scope = a.scope;
       try {
         if (rule.forEach) {
@@ -272,6 +295,7 @@ export function validatePhase(active: readonly Active[], input: Record<string, u
         passBudget(error, a.policy, rule.name);
         run.fail(a.policy, 'RULE_ERROR', `rule "${rule.name}" failed: ${entry.message}`, { rule: rule.name, parameterSet: a.parameterSet });
       }
+      if (profile?.firstFailureOnly === true && (entry.result === 'fail' || entry.result === 'error')) stopped = true;
     }
     annotate(a, run);
     const variables = computedVariables(a.scope);

@@ -90,9 +90,10 @@ function allowedKeys(error: ErrorObject): string[] {
 function toIssues(errors: readonly ErrorObject[], root: unknown): SchemaIssue[] {
   const out: SchemaIssue[] = [];
   const seen = new Set<string>();
+  const alternatives = requiredAlternatives(errors, root);
   for (const error of errors) {
     if (error.keyword === 'if' || error.keyword === 'allOf') continue;
-    const issue = toIssue(error, root);
+    const issue = alternatives.get(error) ?? toIssue(error, root);
     const key = `${issue.path}\u0000${issue.message}`;
     if (!seen.has(key)) {
       seen.add(key);
@@ -101,6 +102,40 @@ function toIssues(errors: readonly ErrorObject[], root: unknown): SchemaIssue[] 
   }
   // A oneOf failure repeats what its branches said; keep it only when nothing more specific exists at that path.
   return out.filter((issue) => !issue.message.startsWith('must match exactly one') || !out.some((o) => o !== issue && o.path.startsWith(issue.path)));
+}
+
+const BRANCH_REQUIRED = /^(.*\/(?:oneOf|anyOf))\/(\d+)\/required$/;
+
+/**
+ * `required` errors from the branches of one oneOf/anyOf (a validation needs
+ * `rule` and `message`, or `expression`) become one issue: the missing fields of
+ * the branch the value is closest to (it has the most of that branch's required
+ * fields), or every branch's when none is closest.
+ */
+function requiredAlternatives(errors: readonly ErrorObject[], root: unknown): Map<ErrorObject, SchemaIssue> {
+  const groups = new Map<string, Map<string, ErrorObject[]>>();
+  for (const error of errors) {
+    const m = error.keyword === 'required' ? BRANCH_REQUIRED.exec(error.schemaPath) : null;
+    if (!m) continue;
+    const key = `${error.instancePath}\u0000${m[1]}`;
+    const branches = groups.get(key) ?? new Map<string, ErrorObject[]>();
+    groups.set(key, branches.set(m[2]!, [...(branches.get(m[2]!) ?? []), error]));
+  }
+  const out = new Map<ErrorObject, SchemaIssue>();
+  for (const branches of groups.values()) {
+    if (branches.size < 2) continue;
+    const first = [...branches.values()][0]![0]!;
+    const value = valueAt(root, first.instancePath);
+    const present = (error: ErrorObject) => ((error.schema as string[] | undefined) ?? []).filter((field) => value !== null && typeof value === 'object' && field in value).length;
+    const ranked = [...branches.values()].map((list) => ({ missing: list.map((e) => `"${String((e.params as { missingProperty?: unknown }).missingProperty)}"`), present: present(list[0]!) }));
+    const best = Math.max(...ranked.map((r) => r.present));
+    const closest = ranked.filter((r) => r.present === best);
+    const shown = best > 0 && closest.length === 1 ? closest : ranked;
+    const several = shown.some((r) => r.missing.length > 1);
+    const message = `missing required field${several ? 's' : ''} ${shown.map((r) => r.missing.join(' and ')).join(several ? ', or ' : ' or ')}`;
+    for (const list of branches.values()) for (const error of list) out.set(error, { path: first.instancePath, message });
+  }
+  return out;
 }
 
 function toIssue(error: ErrorObject, root: unknown): SchemaIssue {

@@ -64,6 +64,8 @@ export interface TemplateUnit {
   validate: CompiledValidate[];
   mutate: CompiledMutate[];
   patternSites: PatternSite[];
+  /** The document it was compiled from (its index in the loaded list), for lint findings. */
+  origin?: { index: number; object: object };
   matchConditions: CompiledCondition[];
   annotations: CompiledAnnotation[];
   /** `Ignore`: run-time errors are reported but never deny. */

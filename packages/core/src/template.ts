@@ -14,6 +14,7 @@ interface Expr {
   filters: Filter[];
 }
 
+/** A message or patch-value template (`{{ path }}` placeholders) compiled by {@link compileTemplate}. */
 export interface CompiledTemplate {
   /** Renders the template to a string. */
   render(resolve: PathResolver): string;

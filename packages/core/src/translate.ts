@@ -22,6 +22,11 @@ export interface TranslatedDocument {
    * each of its bindings).
    */
   path?: (pointer: string) => string | { document: number; path: string };
+  /**
+   * A generated variant of another translated document of the same origin (e.g. Kyverno's autogen, with
+   * rewritten expressions): a problem at a place already reported is not reported again in other words.
+   */
+  variant?: boolean;
 }
 
 /**
@@ -61,6 +66,7 @@ export interface DocumentTranslator {
 interface Generated {
   origin: number;
   path: (pointer: string) => string | { document: number; path: string };
+  variant: boolean;
 }
 
 const same = (pointer: string) => pointer;
@@ -102,7 +108,7 @@ export class Translation {
   private add(doc: TranslatedDocument): number {
     const index = this.documents.length;
     this.documents.push(doc.document);
-    this.generated.set(index, { origin: doc.origin, path: doc.path ?? same });
+    this.generated.set(index, { origin: doc.origin, path: doc.path ?? same, variant: doc.variant === true });
     return index;
   }
 
@@ -112,6 +118,11 @@ export class Translation {
     if (!g) return { index, object: document };
     const object = this.documents[g.origin];
     return { index: g.origin, object: object !== null && typeof object === 'object' ? object : document, path: (p) => this.locate(index, p).path };
+  }
+
+  /** Whether document `index` is a variant (its problems are shown only where nothing was reported yet). */
+  isVariant(index: number): boolean {
+    return this.generated.get(index)?.variant === true;
   }
 
   /** Where a problem at (`document`, `path`) is shown: translated documents map to their origin. */

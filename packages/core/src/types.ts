@@ -4,11 +4,13 @@ import type { PatchOperation } from './mutate.js';
 /** What a violation does: `deny` blocks, `warn` warns, `audit` only records. Gatekeeper's `dryrun` loads as `audit`. */
 export type EnforcementAction = 'deny' | 'warn' | 'audit';
 
+/** `MatchFirst`: the first matching `parameterSelection` entry wins; `MatchAny`: every matching entry merges, in order. */
 export type ParameterSelectionBehavior = 'MatchFirst' | 'MatchAny';
 
 /** What happens when no `parameterSelection` entry matches. */
 export type NoMatchAction = 'proceed' | 'allow' | 'warn' | 'deny';
 
+/** A failed validate rule of a matched policy, as listed in `decision.violations`. */
 export interface Violation {
   /** `metadata.name` of the constraint or Policy. */
   policy: string;
@@ -36,6 +38,7 @@ export interface Annotation {
   value: string;
 }
 
+/** Why a policy could not be evaluated for an input (`decision.errors[].code`). */
 export type DecisionErrorCode =
   /** The input is not an object. */
   | 'INVALID_INPUT'
@@ -55,6 +58,7 @@ export type DecisionErrorCode =
   /** An unexpected failure inside verdict (a bug); the decision fails closed. */
   | 'INTERNAL';
 
+/** A policy that could not be evaluated for the input (`decision.errors`), with the policy and rule concerned when known. */
 export interface DecisionError {
   code: DecisionErrorCode;
   message: string;
@@ -68,6 +72,7 @@ export interface DecisionError {
   parameterSet?: number;
 }
 
+/** The first selector part that did not match, in a {@link PolicyTrace}. */
 export interface SelectorMismatch {
   /** JSON pointer of the selector part that failed, in the policy document. */
   at: string;
@@ -75,6 +80,7 @@ export interface SelectorMismatch {
   selector: string;
 }
 
+/** How `parameterSelection` chose the parameters of one policy, in a {@link PolicyTrace}. */
 export interface SelectionTrace {
   behavior: ParameterSelectionBehavior;
   /** Entries that matched (MatchFirst: at most the first one), by index and optional name. */
@@ -88,6 +94,7 @@ export interface SelectionTrace {
   mismatches?: Array<{ index: number; name?: string } & SelectorMismatch>;
 }
 
+/** One rule's outcome in a {@link PolicyTrace}. */
 export interface RuleTrace {
   rule: string;
   type: 'validate' | 'mutate';
@@ -99,6 +106,7 @@ export interface RuleTrace {
   message?: string;
 }
 
+/** What happened to one policy during an evaluation (`decision.trace`): match, parameter selection, rules. */
 export interface PolicyTrace {
   policy: string;
   kind: string;
@@ -152,6 +160,7 @@ export interface Decision {
   omitted?: { violations: number; denials: number; warnings: number };
 }
 
+/** Options of `PolicySet.evaluate`. */
 export interface EvaluateOptions {
   /** Apply `mutate` rules (default true). A validating-only caller passes false: no patch is computed. */
   mutate?: boolean;

@@ -94,6 +94,12 @@ spec:
   it('rejects two templates for one kind and two constraints with one name', () => {
     const problems = loadProblems(`${MEMORY_TEMPLATE}---${MEMORY_TEMPLATE.replace('name: k8smemorylimits', 'name: again')}---${MEMORY_CONSTRAINT}---${MEMORY_CONSTRAINT}`);
     expect(problems.map((p) => [p.document, p.code, p.path])).toEqual([[1, 'DUPLICATE', '/spec/kind'], [3, 'DUPLICATE', '/metadata/name']]);
+    const text = `${MEMORY_TEMPLATE}---${MEMORY_TEMPLATE}---${MEMORY_CONSTRAINT}---`;
+    const constraintLine = text.slice(0, text.indexOf('\nkind: K8sMemoryLimits\n')).split('\n').length + 1;
+    expect(problems.map((p) => p.message)).toEqual([
+      'kind "K8sMemoryLimits" is already defined by document 0 (test.yaml:2:1)',
+      `K8sMemoryLimits "memory-limit-enforcement" is already defined by document 2 (test.yaml:${constraintLine}:1)`,
+    ]);
   });
 
   it('refuses __proto__, constructor and prototype keys anywhere in a document', () => {

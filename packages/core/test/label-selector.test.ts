@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
-  compileLabelSelector, formatLabelSelector, labelKeyError, labelValueError, matchLabelSelector, parseLabelSelector,
-  SelectorError, validateLabelSelector, type LabelSelector,
+  compileLabelSelector, formatLabelSelector, labelKeyError, matchLabelSelector, parseLabelSelector, SelectorError, validateLabelSelector, type LabelSelector,
 } from '@verdict/core';
+import { labelValueError } from '../src/labels/requirements.js';
 
 const matches = (selector: LabelSelector | string, labels: Record<string, string>) => matchLabelSelector(selector, labels);
 

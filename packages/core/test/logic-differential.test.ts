@@ -28,7 +28,8 @@ import { createRequire } from 'node:module';
 import { isDeepStrictEqual } from 'node:util';
 import jsonLogic, { type RulesLogic } from 'json-logic-js';
 import { describe, expect, it, vi } from 'vitest';
-import { ComparisonError, compileLogic, OPERATION_NAMES } from '@verdict/core';
+import { ComparisonError, compileLogic } from '@verdict/core';
+import { OPERATION_NAMES } from '../src/logic/compile.js';
 
 type Outcome = { threw: true; message: string } | { threw: false; value: unknown };
 

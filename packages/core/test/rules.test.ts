@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { compileLogic, OPERATION_NAMES, parseImageReference, parseQuantity } from '@verdict/core';
+import { compileLogic, parseQuantity } from '@verdict/core';
+import { OPERATION_NAMES } from '../src/logic/compile.js';
+import { parseImageReference } from '../src/logic/image.js';
 import { load, loadProblems } from './helpers.js';
 
 /** A Policy with one validate rule over the input, plus optional definitions. */

@@ -22,6 +22,11 @@ export class AdmissionError extends VerdictError<AdmissionErrorCode> {
   override readonly name = 'AdmissionError';
 
   static invalidReview(message: string, path: string): AdmissionError {
-    return new AdmissionError('INVALID_REVIEW', message, { path });
+    return invalidReview(message, path);
   }
+}
+
+/** Outside the class body, so the bundle keeps the class's name (see core's `VerdictError` factories). */
+function invalidReview(message: string, path: string): AdmissionError {
+  return new AdmissionError('INVALID_REVIEW', message, { path });
 }

@@ -8,6 +8,7 @@ import { isObject, own, str } from './read.js';
 import { API_VERSION } from './review.js';
 import type { AdmissionReview, GroupVersionKind, GroupVersionResource, KubernetesObject, Operation, UserInfo } from './types.js';
 
+/** Options of {@link admissionReviewFor}: the operation, old object, user and request fields of the review it builds. */
 export interface AdmissionReviewOptions {
   /** Default: `DELETE` when `object` is null, `UPDATE` when `oldObject` is given, else `CREATE`. */
   operation?: Operation;

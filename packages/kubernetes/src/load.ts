@@ -12,6 +12,8 @@ import { ADMISSION_CEL_NAMES, admissionActivation } from './vap/activation.js';
 import { collectParams, ParamCache, type CollectedParams, type ParamLookup } from './vap/params.js';
 import { register } from './vap/registry.js';
 import { kubernetesTranslator, type Translated } from './vap/translate.js';
+import { kyvernoProfile } from './kyverno/profile.js';
+import type { EvaluationMode } from './kyverno/translate.js';
 
 /** Options of {@link loadKubernetesPolicies}. */
 export interface KubernetesLoadOptions {
@@ -22,11 +24,19 @@ export interface KubernetesLoadOptions {
    * (a {@link ParamCache}, or a lookup), read on every request. Ignored when `source` is a compiled set.
    */
   params?: ParamLookup | ParamCache;
+  /**
+   * Which Kyverno ValidatingPolicies take part, by their `evaluation` settings: `admission` (default: those
+   * with `evaluation.admission.enabled`, as a webhook), `background` (those with `evaluation.background.enabled`,
+   * as an audit of existing objects), or `all` (as `kyverno test` applies them). Other documents always do.
+   */
+  evaluation?: EvaluationMode;
   /** core's evaluation limits (`costBudget`, `maxViolations`, `maxMessageLength`); ignored when `source` is a compiled set. */
   limits?: EvaluationLimits;
 }
 
 function profile(translated: Translated, template: { document: object }): CelProfile | undefined {
+  const kyverno = translated.kyverno.get(template.document);
+  if (kyverno) return kyvernoProfile(kyverno.policy);
   const origin = translated.templates.get(template.document);
   if (!origin) return undefined;
   if (origin.kind === 'gatekeeper') {
@@ -81,7 +91,9 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
   }
   const lookup = options.params instanceof ParamCache ? options.params.lookup : options.params;
   if (lookup !== undefined && typeof lookup !== 'function') throw new AdmissionError('INVALID_OPTIONS', 'params must be a ParamCache or a function ({apiVersion, kind, namespace?}) => objects | undefined');
-  const { translator, translated } = kubernetesTranslator(kubernetesDialect);
+  const evaluation = options.evaluation ?? 'admission';
+  if (evaluation !== 'admission' && evaluation !== 'background' && evaluation !== 'all') throw new AdmissionError('INVALID_OPTIONS', `evaluation must be "admission", "background" or "all" (got ${JSON.stringify(evaluation)})`);
+  const { translator, translated } = kubernetesTranslator(kubernetesDialect, evaluation);
   const set = loadPolicySet(source, {
     ...options.limits,
     dialects: [kubernetesDialect],

@@ -9,12 +9,14 @@ import type { Decision, PolicySet } from '@verdict/core';
 import { replaceControls } from './read.js';
 import { API_VERSION } from './review.js';
 import { expressionError, policyAnswer } from './vap/answer.js';
+import { kyvernoAnswer, mergeAnswers } from './kyverno/answer.js';
 import { registryOf } from './vap/registry.js';
 import type { AdmissionResponse, AdmissionReviewResponse } from './types.js';
 
 /** What the webhook does when evaluation itself fails: `Fail` denies (code 500), `Ignore` admits. */
 export type FailurePolicy = 'Fail' | 'Ignore';
 
+/** Options of {@link toAdmissionResponse}. */
 export interface ResponseOptions {
   /** A mutating webhook returns the patch; a validating one never does (default false). */
   mutating?: boolean;
@@ -118,7 +120,7 @@ export function failureResponse(uid: string, message: string, failurePolicy: Fai
 export function toAdmissionResponse(uid: string, decision: Decision, options: ResponseOptions = {}): AdmissionReviewResponse {
   const failurePolicy = options.failurePolicy ?? 'Fail';
   const registry = registryOf(options.policies);
-  const native = registry ? policyAnswer(decision, registry) : undefined; // undefined when nothing failed
+  const native = registry ? mergeAnswers(policyAnswer(decision, registry), kyvernoAnswer(decision, registry)) : undefined; // undefined when nothing failed
   const denials: string[] = [];
   const failures: string[] = [];
   const audit = new Map<string, string[]>();
@@ -151,7 +153,7 @@ export function toAdmissionResponse(uid: string, decision: Decision, options: Re
   if (!response.allowed) {
     const lines = [...denials, ...(first ? [first.message] : []), ...(failClosed ? failures : [])];
     if (denials.length > 0) response.status = { status: 'Failure', code: 403, reason: 'Forbidden', message: lines.join('\n') };
-    else if (first) response.status = { status: 'Failure', code: first.code, reason: first.reason, message: lines.join('\n') };
+    else if (first) response.status = { status: 'Failure', ...(first.code !== undefined ? { code: first.code } : {}), ...(first.reason !== undefined ? { reason: first.reason } : {}), message: lines.join('\n') };
     else response.status = { status: 'Failure', code: 500, reason: 'InternalError', message: `policy evaluation failed: ${lines.join('\n')}` };
   }
   if (failures.length > 0 && failurePolicy === 'Ignore') record(FAILED_OPEN_ANNOTATION, failures.join('\n'));

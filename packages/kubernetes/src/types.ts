@@ -8,6 +8,7 @@ import type { Inventory } from './inventory.js';
 /** `CREATE`, `UPDATE`, `DELETE` or `CONNECT`. */
 export type Operation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
+/** A Kubernetes kind with its API group and version. */
 export interface GroupVersionKind {
   /** `""` for the core group. */
   group: string;
@@ -15,6 +16,7 @@ export interface GroupVersionKind {
   kind: string;
 }
 
+/** A Kubernetes resource (plural) with its API group and version. */
 export interface GroupVersionResource {
   /** `""` for the core group. */
   group: string;
@@ -23,6 +25,7 @@ export interface GroupVersionResource {
   resource: string;
 }
 
+/** The user of an admission request (`request.userInfo`). */
 export interface UserInfo {
   username?: string;
   uid?: string;

@@ -8,6 +8,7 @@
 import { hasControl, isObject } from './read.js';
 import { typeOf } from './suggest.js';
 
+/** Options of {@link verifyAdmissionResponse}: what the response is checked against. */
 export interface VerifyOptions {
   /** `request.uid` of the review being answered. */
   uid: string;

@@ -4,7 +4,7 @@
  * evaluates once, and answers in Gatekeeper's form.
  */
 import { PolicySet, type Decision, type EvaluationLimits, type PolicySource } from '@verdict/core';
-import { loadKubernetesPolicies } from './load.js';
+import { loadKubernetesPolicies, type KubernetesLoadOptions } from './load.js';
 import type { ParamCache, ParamLookup } from './vap/params.js';
 import { AdmissionError } from './errors.js';
 import { createHandler } from './http.js';
@@ -18,9 +18,12 @@ import { evaluateRequest } from './evaluate.js';
 import { failureResponse, toAdmissionResponse, type FailurePolicy } from './toResponse.js';
 import type { AdmissionInput, AdmissionRequest, AdmissionReviewResponse, LabelMap } from './types.js';
 
+/** Options of {@link createAdmissionWebhook}. */
 export interface AdmissionWebhookOptions {
   /** Policies: YAML/JSON text, parsed documents, or a set compiled with `kubernetesDialect` and `mutationTarget: "/object"`. */
   policies: PolicySource;
+  /** The file name (or label) of `policies` when they are text, shown in load problems (`policies.yaml:12:5`). */
+  source?: string;
   /**
    * Labels of a namespace by name (sync or async), or a {@link NamespaceCache}.
    * Without it, namespaced objects have no `namespaceLabels` and a Gatekeeper
@@ -33,6 +36,11 @@ export interface AdmissionWebhookOptions {
    * `policies` is a compiled set.
    */
   params?: ParamLookup | ParamCache;
+  /**
+   * Which Kyverno ValidatingPolicies take part (see `loadKubernetesPolicies`): `admission` (default), `background`
+   * or `all`. Give it to `loadKubernetesPolicies` instead when `policies` is a compiled set.
+   */
+  evaluation?: KubernetesLoadOptions['evaluation'];
   /**
    * Other objects for referential policies (unique hosts, unique selectors): an
    * `InventoryCache` the host feeds (from an informer, as a NamespaceCache), or a
@@ -72,6 +80,7 @@ export interface DecisionEvent {
   durationMs: number;
 }
 
+/** An admission webhook made by {@link createAdmissionWebhook}: `review` (an AdmissionReview object), `handle` (a Fetch request), `listener` (Node), and `update` to swap policies. */
 export interface AdmissionWebhook {
   /**
    * Reviews an AdmissionReview v1 and returns the response AdmissionReview:
@@ -135,15 +144,16 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
   const lookup = lookupOf(options.namespaceLabels);
   const inventory = inventoryProvider(options.inventory);
   if (options.policies === undefined || options.policies === null) throw new AdmissionError('INVALID_OPTIONS', 'policies is required: YAML text, parsed documents or a compiled PolicySet');
-  const params = options.params;
+  const { params, evaluation } = options;
   const load = (source: PolicySource, loadOptions: { source?: string } = {}) => {
-    if (params !== undefined && source instanceof PolicySet) {
-      throw new AdmissionError('INVALID_OPTIONS', 'params cannot be added to a compiled policy set; pass them to loadKubernetesPolicies(source, {params}) when you compile it');
+    if ((params !== undefined || evaluation !== undefined) && source instanceof PolicySet) {
+      throw new AdmissionError('INVALID_OPTIONS', `${params !== undefined ? 'params' : 'evaluation'} cannot be added to a compiled policy set; pass it to loadKubernetesPolicies(source, {…}) when you compile it`);
     }
-    return loadKubernetesPolicies(source, { ...loadOptions, ...(params !== undefined ? { params } : {}), ...(options.limits ? { limits: options.limits } : {}) });
+    return loadKubernetesPolicies(source, { ...loadOptions, ...(params !== undefined ? { params } : {}), ...(evaluation !== undefined ? { evaluation } : {}), ...(options.limits ? { limits: options.limits } : {}) });
   };
   /** Swapped whole by `update`; each review reads it once, at its start. */
-  let current = load(options.policies);
+  if (options.source !== undefined && typeof options.source !== 'string') throw new AdmissionError('INVALID_OPTIONS', `source must be a string, the file name of the policies (got ${typeof options.source})`);
+  let current = load(options.policies, options.source === undefined ? {} : { source: options.source });
   const onDecision = options.onDecision;
 
   const notify = (event: Omit<DecisionEvent, 'durationMs'>, started: number) => {

@@ -17,25 +17,30 @@ export type SpinnakerErrorCode =
   /** The permission source failed (Redis down or slow, a policy errored, a custom source threw). */
   | 'SOURCE_FAILURE';
 
-/** The error class of `@verdict/spinnaker`: a {@link VerdictError} with a {@link SpinnakerErrorCode}. */
+/** The error class of `@verdict/spinnaker`: a `VerdictError` (from `@verdict/core`) with a {@link SpinnakerErrorCode}. */
 export class SpinnakerError extends VerdictError<SpinnakerErrorCode> {
   override readonly name = 'SpinnakerError';
 
   static invalidAuthorization(value: unknown, path = ''): SpinnakerError {
-    return new SpinnakerError(
+    return spinnakerError(
       'INVALID_AUTHORIZATION',
       `unknown authorization ${JSON.stringify(String(value))}${path ? ` at ${path}` : ''}: expected one of READ, WRITE, EXECUTE, CREATE (any case)`,
-      { path },
+      path,
     );
   }
 
   static invalidConfig(message: string, path = ''): SpinnakerError {
-    return new SpinnakerError('INVALID_CONFIG', message, { path });
+    return spinnakerError('INVALID_CONFIG', message, path);
   }
 
   static invalidView(message: string, path = ''): SpinnakerError {
-    return new SpinnakerError('INVALID_VIEW', `${message}${path ? ` (at ${path})` : ''}`, { path });
+    return spinnakerError('INVALID_VIEW', `${message}${path ? ` (at ${path})` : ''}`, path);
   }
+}
+
+/** Outside the class body, so the bundle keeps the class's name (see core's `VerdictError` factories). */
+function spinnakerError(code: SpinnakerErrorCode, message: string, path: string): SpinnakerError {
+  return new SpinnakerError(code, message, { path });
 }
 
 /** The message of anything thrown (for reasons). */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compilePolicies, VerdictError } from '@verdict/core';
-import { createPermissionEvaluator, PERMISSIONS_TEMPLATE, policyPermissionSource, SpinnakerError, spinnakerMatchDialect } from '@verdict/spinnaker';
+import { createPermissionEvaluator, policyPermissionSource, SpinnakerError } from '@verdict/spinnaker';
+import { PERMISSIONS_TEMPLATE, spinnakerMatchDialect } from '../src/policy/source.js';
 
 const byTags = {
   apiVersion: 'verdict.dev/v1', kind: 'SpinnakerPermissions', metadata: { name: 'tagged' },

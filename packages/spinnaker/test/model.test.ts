@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import {
-  SpinnakerError, accessDeniedMessage, authorizationsFor, isRestricted, keySuffix, normalizePermissions, parseAuthorization, parseResourceType,
-  permissionsToJSON, unionPermissions, withExecuteFallback, withoutCreate,
-} from '@verdict/spinnaker';
+import { SpinnakerError } from '@verdict/spinnaker';
+import { accessDeniedMessage, keySuffix, parseAuthorization, parseResourceType } from '../src/model.js';
+import { authorizationsFor, isRestricted, normalizePermissions, permissionsToJSON, unionPermissions, withExecuteFallback, withoutCreate } from '../src/permissions.js';
 
 function codeOf(fn: () => unknown): string | undefined {
   try {

@@ -2,9 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { PolicyLoadError, compilePolicies, parsePolicyDocuments } from '@verdict/core';
-import {
-  PERMISSIONS_TEMPLATE, SpinnakerError, createPermissionEvaluator, policyPermissionSource, resourceInput, spinnakerMatchDialect, type FiatDefinitions,
-} from '@verdict/spinnaker';
+import { SpinnakerError, createPermissionEvaluator, policyPermissionSource, type FiatDefinitions } from '@verdict/spinnaker';
+import { PERMISSIONS_TEMPLATE, resourceInput, spinnakerMatchDialect } from '../src/policy/source.js';
 
 const yaml = readFileSync(fileURLToPath(new URL('../../../examples/spinnaker/policies/permissions.yaml', import.meta.url)), 'utf8');
 

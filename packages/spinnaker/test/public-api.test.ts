@@ -1,10 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import {
-  ALL_AUTHORIZATIONS, AUTHORIZATIONS, FIAT_CLIENT_RETRY, PERMISSIONS_KIND, RESOURCE_TYPES, UNRESTRICTED_USER, convertUserId, emptyUserPermission,
-  isAuthorization, mergeUserPermission, resolveFiatConfig, resourceToJSON, toRole, toServiceAccount, toView,
-} from '@verdict/spinnaker';
+import * as spinnaker from '@verdict/spinnaker';
+import * as internal from '@verdict/spinnaker/internal';
+import * as redis from '@verdict/spinnaker/redis';
+import { AUTHORIZATIONS, FIAT_CLIENT_RETRY, PERMISSIONS_KIND, RESOURCE_TYPES, UNRESTRICTED_USER } from '@verdict/spinnaker';
+import { ALL_AUTHORIZATIONS, isAuthorization } from '../src/model.js';
+import { resolveFiatConfig } from '../src/resolver.js';
+import { emptyUserPermission, mergeUserPermission, resourceToJSON, toRole, toServiceAccount } from '../src/resources.js';
+import { convertUserId } from '../src/server.js';
+import { toView } from '../src/view.js';
 import { fiatRedisKeys } from '@verdict/spinnaker/redis';
 import { decodeResourceMap, encodeResourceMap } from '../src/redis/layout.js';
+
+describe('the public surface of @verdict/spinnaker', () => {
+  it('exports exactly these runtime values from each entry point', () => {
+    expect(Object.keys(spinnaker).sort()).toEqual([
+      'AUTHORIZATIONS', 'FIAT_CLIENT_RETRY', 'PERMISSIONS_KIND', 'PERMISSIONS_TEMPLATE', 'RESOURCE_TYPES', 'SpinnakerError', 'UNRESTRICTED_USER', 'chaosMonkeyPermissionSource',
+      'createAsyncPermissionEvaluator', 'createFiatResolver', 'createPermissionEvaluator', 'evaluateView', 'fiatQuery', 'parseView', 'policyPermissionSource',
+      'prefixPermissionSource', 'spinnakerMatchDialect',
+    ]);
+    expect(Object.keys(redis).sort()).toEqual(['createRedisPermissionSource', 'fiatRedisKeys', 'syncToRedis', 'writeUserPermission']);
+    expect(Object.keys(internal).sort()).toEqual(['resourceInput']);
+  });
+});
 
 describe('public constants and helpers', () => {
   it('name Fiat\'s vocabulary', () => {

@@ -1,8 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  UNRESTRICTED_USER, createFiatResolver, createPermissionEvaluator, getUserPermission, prefixPermissionSource, chaosMonkeyPermissionSource,
-  type FiatDefinitions, type PermissionEvaluatorConfig,
-} from '@verdict/spinnaker';
+import { UNRESTRICTED_USER, createFiatResolver, createPermissionEvaluator, prefixPermissionSource, chaosMonkeyPermissionSource, type FiatDefinitions, type PermissionEvaluatorConfig } from '@verdict/spinnaker';
+import { getUserPermission } from '../src/evaluator.js';
 
 function setup(definitions: FiatDefinitions, config: Omit<PermissionEvaluatorConfig, 'definitions'> = {}) {
   return createPermissionEvaluator({ definitions, ...config });
@@ -227,7 +225,7 @@ describe('definitions', () => {
 
 describe('stored resources', () => {
   it('ignore keys that could reach prototypes', async () => {
-    const { toResource } = await import('@verdict/spinnaker');
+    const { toResource } = await import('../src/resources.js');
     const app = toResource('application', JSON.parse('{"name":"a","__proto__":{"polluted":true},"details":{"constructor":1,"email":"x"}}')) as { details: Record<string, unknown> };
     expect(Object.getPrototypeOf(app.details)).toBe(Object.prototype);
     expect(app.details).toEqual({ email: 'x' });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  SpinnakerError, createAsyncPermissionEvaluator, createPermissionEvaluator, evaluateView, fallbackView, fiatQuery, parseView, type UserPermissionView,
-} from '@verdict/spinnaker';
+import { SpinnakerError, createAsyncPermissionEvaluator, createPermissionEvaluator, evaluateView, fiatQuery, parseView, type UserPermissionView } from '@verdict/spinnaker';
+import { fallbackView } from '../src/server.js';
 
 function view(overrides: Partial<UserPermissionView> = {}): UserPermissionView {
   return {

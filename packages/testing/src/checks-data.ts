@@ -49,6 +49,9 @@ function describeOps(ops: readonly PatchOperation[]): string {
 }
 
 /** Each expected operation is in the patch; `false`: there is no patch at all. */
+/** Why an admission response may carry no patch at all. */
+const VALIDATING_HINT = 'a validating webhook (the default, as createAdmissionWebhook) never patches; set kubernetes: {mutating: true} in the suite or the options';
+
 export function checkPatch(outcome: Outcome, expected: false | readonly PatchExpectation[], options: CheckOptions = {}): CheckResult {
   const ops = outcome.patch ?? [];
   const equals = options.equals ?? deepEqual;
@@ -68,7 +71,7 @@ export function checkPatch(outcome: Outcome, expected: false | readonly PatchExp
   const result: CheckResult = {
     pass: missing.length === 0,
     expectation: `patch ${expected.map((e) => e.path).join(', ')}`,
-    message: `expected the patch to contain ${missing.map(describePatch).join(' and ')}, but it was:\n${describeOps(ops)}`,
+    message: `expected the patch to contain ${missing.map(describePatch).join(' and ')}, but it was:\n${describeOps(ops)}${ops.length === 0 && outcome.kind === 'admission' ? `\n${VALIDATING_HINT}` : ''}`,
     negatedMessage: `expected the patch not to contain ${expected.map(describePatch).join(' and ')}, but it was:\n${describeOps(ops)}`,
     expected: expected.map((e) => ({ ...e })),
     actual: ops,

@@ -40,7 +40,12 @@ export class SuiteError extends VerdictError<SuiteErrorCode> {
   }
 
   static invalid(problems: readonly SuiteProblem[]): SuiteError {
-    const head = problems.length === 1 ? formatSuiteProblem(problems[0]!) : `${problems.length} problems in suite ${problems[0]?.file ?? ''}`;
-    return new SuiteError('SUITE_INVALID', head, { problems, path: problems[0]?.path ?? '' });
+    return invalidSuite(problems);
   }
+}
+
+/** Outside the class body, so the bundle keeps the class's name (see core's `VerdictError` factories). */
+function invalidSuite(problems: readonly SuiteProblem[]): SuiteError {
+  const head = problems.length === 1 ? formatSuiteProblem(problems[0]!) : `${problems.length} problems in suite ${problems[0]?.file ?? ''}`;
+  return new SuiteError('SUITE_INVALID', head, { problems, path: problems[0]?.path ?? '' });
 }

@@ -114,6 +114,8 @@ export class EvaluatorCache {
 export type EvaluateInputOptions = InputOptions & AdapterOptions & {
   /** The evaluator to use (default: {@link detectAdapter}). */
   as?: AdapterName;
+  /** The file name of `policies` when they are text, shown in load problems (`policies.yaml:12:5`). */
+  source?: string;
 };
 
 /**
@@ -124,8 +126,8 @@ export type EvaluateInputOptions = InputOptions & AdapterOptions & {
  * build an evaluator with {@link createEvaluator} to reuse them.
  */
 export async function evaluateInput(policies: string | readonly PolicyDocument[], input: unknown, options: EvaluateInputOptions = {}): Promise<Outcome> {
-  const documents = typeof policies === 'string' ? parsePolicyDocuments(policies) : policies;
-  const { as, kubernetes, ci, spinnaker, baseDir, limits, ...inputOptions } = options;
+  const { as, kubernetes, ci, spinnaker, baseDir, limits, source, ...inputOptions } = options;
+  const documents = typeof policies === 'string' ? parsePolicyDocuments(policies, source === undefined ? {} : { source }) : policies;
   const adapterOptions: AdapterOptions = {};
   if (kubernetes) adapterOptions.kubernetes = kubernetes;
   if (ci) adapterOptions.ci = ci;

@@ -8,20 +8,25 @@ import { parseAllDocuments } from 'yaml';
 import { parsePolicyDocuments, PolicyLoadError, type PolicyDocument, type Problem } from '@verdict/core';
 import { SuiteError } from './errors.js';
 import { looksLikeGatorSuite } from './gator/parse.js';
+import { looksLikeKyvernoTest } from './kyverno/parse.js';
 
 const SUITE = /\.verdict\.ya?ml$/;
 /** gator's conventional suite file name (gatekeeper-library): found in directories when it holds a gator Suite. */
 const GATOR_SUITE = /^suite\.ya?ml$/;
+/** Kyverno's conventional test file name (`kyverno test --file-name` default), often in a `.kyverno-test` folder. */
+const KYVERNO_TEST = /^kyverno-test\.ya?ml$/;
+/** The one dot-folder suite discovery enters: Kyverno's convention for test files. */
+const KYVERNO_TEST_DIR = '.kyverno-test';
 const DATA = /\.(ya?ml|json)$/;
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'coverage']);
 
-function walk(dir: string, accept: (name: string) => boolean, out: string[]): void {
+function walk(dir: string, accept: (name: string) => boolean, out: string[], dotDir?: string): void {
   const entries = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
-    if (entry.name.startsWith('.')) continue;
+    if (entry.name.startsWith('.') && !(entry.isDirectory() && entry.name === dotDir)) continue;
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
-      if (!SKIP_DIRS.has(entry.name)) walk(path, accept, out);
+      if (!SKIP_DIRS.has(entry.name)) walk(path, accept, out, dotDir);
     } else if (entry.isFile() && accept(entry.name)) out.push(path);
   }
 }
@@ -42,9 +47,10 @@ export function displayPath(path: string, cwd = process.cwd()): string {
 
 /**
  * Expands files and directories into suite files: a directory yields every
- * `*.verdict.yaml` / `*.verdict.yml` below it, and every gator suite named
- * `suite.yaml` / `suite.yml` (sorted; `node_modules`, `dist`
- * and dot-folders skipped); a file is taken as given. Throws
+ * `*.verdict.yaml` / `*.verdict.yml` below it, every gator suite named
+ * `suite.yaml` / `suite.yml`, and every Kyverno CLI test named
+ * `kyverno-test.yaml` (sorted; `node_modules`, `dist` and dot-folders other
+ * than `.kyverno-test` skipped); a file is taken as given. Throws
  * `SuiteError('SUITE_NOT_FOUND')` for a missing path or when nothing is found.
  */
 export function findSuites(paths: readonly string[], options: { cwd?: string } = {}): string[] {
@@ -56,14 +62,23 @@ export function findSuites(paths: readonly string[], options: { cwd?: string } =
     if (!stat) throw new SuiteError('SUITE_NOT_FOUND', `no such file or directory: ${given}`);
     if (stat.isDirectory()) {
       const found: string[] = [];
-      walk(path, (name) => SUITE.test(name) || GATOR_SUITE.test(name), found);
-      out.push(...found.filter((file) => SUITE.test(file) || isGatorSuiteFile(file)));
+      walk(path, (name) => SUITE.test(name) || GATOR_SUITE.test(name) || KYVERNO_TEST.test(name), found, KYVERNO_TEST_DIR);
+      out.push(...found.filter((file) => SUITE.test(file) || isGatorSuiteFile(file) || isKyvernoTestFile(file)));
     }
     else out.push(path);
   }
   const unique = [...new Set(out)];
-  if (unique.length === 0) throw new SuiteError('SUITE_NOT_FOUND', `no *.verdict.yaml suite found under ${paths.join(', ') || '.'}`);
+  if (unique.length === 0) throw new SuiteError('SUITE_NOT_FOUND', `no *.verdict.yaml suite found under ${paths.join(', ') || '.'} (nor a gator suite.yaml or a kyverno-test.yaml)`);
   return unique.map((p) => displayPath(p, cwd));
+}
+
+/** Whether a file holds a Kyverno CLI test (`cli.kyverno.io`, kind Test); unreadable files are not. */
+export function isKyvernoTestFile(file: string): boolean {
+  try {
+    return looksLikeKyvernoTest(readFileSync(file, 'utf8'));
+  } catch {
+    return false;
+  }
 }
 
 /** Whether a file holds a gator suite (`test.gatekeeper.sh`); unreadable files are not. */

@@ -11,4 +11,7 @@ export { inline } from './text.js';
 export { escapeXml } from './junit.js';
 export { loadSuiteFile, parseSuites } from './suite/parse.js';
 export { runSuite, checkExpectations } from './suite/run.js';
-export type { Suite, SuiteCase } from './suite/types.js';
+export type { AdapterName, KubernetesSuiteOptions, Suite, SuiteCase, SuiteExpect, SuiteResult } from './suite/types.js';
+export type { CheckResult } from './checks.js';
+export type { Outcome } from './outcome.js';
+export type { RunSuitesOptions } from './suite/run.js';

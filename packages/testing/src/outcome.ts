@@ -9,7 +9,7 @@ import { inline } from './text.js';
 /** Which kind of answer an {@link Outcome} was made from. */
 export type AnswerKind = 'decision' | 'admission' | 'ci' | 'permission';
 
-/** CI admission fields, as `@verdict/ci` answers them (GitLab's proposal shape). */
+/** CI admission fields, as `@verdict/ci` answers them (the shape of GitLab's runner admission controller design). */
 export interface CiAnswer {
   admission: string;
   reason?: string;

@@ -16,6 +16,7 @@ export interface TraceStyle {
   bold(text: string): string;
 }
 
+/** Options of {@link formatTrace} and {@link formatPolicyTrace}: which policies, and how they are drawn. */
 export interface FormatTraceOptions {
   /** Only these policies (by `name` or `Kind/name`). Default: every policy in the trace. */
   policies?: readonly string[];

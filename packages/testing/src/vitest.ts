@@ -19,4 +19,4 @@ declare module 'vitest' {
   interface AsymmetricMatchersContaining extends VerdictMatchers {}
 }
 
-export { verdictMatchers, type VerdictMatchers };
+export type { VerdictMatchers };

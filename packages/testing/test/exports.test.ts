@@ -22,7 +22,7 @@ describe('the public surface of @verdict/testing', () => {
       'SuiteError', 'checkAllowed', 'checkDenied', 'checkParameters', 'checkPatch', 'checkWarnings', 'createEvaluator', 'detectAdapter', 'evaluateInput',
       'formatCaseFailure', 'formatTrace', 'runSuites', 'summaryLine', 'toJUnitXml', 'toOutcome', 'verdictMatchers',
     ]);
-    expect(Object.keys(kubernetes).sort()).toEqual(['admissionReviewFor', 'loadGatorSuite', 'namespaceLabelsOf', 'parseGatorSuite', 'runGatorSuite']);
+    expect(Object.keys(kubernetes).sort()).toEqual(['admissionReviewFor', 'loadGatorSuite', 'loadKyvernoTest', 'namespaceLabelsOf', 'parseGatorSuite', 'parseKyvernoTest', 'runGatorSuite', 'runKyvernoTest']);
     expect(Object.keys(ci)).toEqual(['ciJobFor']);
     expect(Object.keys(spinnaker)).toEqual(['fiatQueryFor']);
     expect(Object.keys(internal).sort()).toEqual([

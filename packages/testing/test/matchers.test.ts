@@ -147,7 +147,7 @@ describe('matchers on adapter answers', () => {
     const denied = await evaluateInput(policies, pod('20Gi'), { namespaceLabels: { team: 'web' } });
     expect(denied.answer).toMatchObject({ kind: 'AdmissionReview', response: { allowed: false, status: { code: 403 } } });
     expect(denied.answer).toBeDenied('at most 16Gi');
-    const allowed = await evaluateInput(policies, pod('8Gi'), { namespaceLabels: { team: 'web' } });
+    const allowed = await evaluateInput(policies, pod('8Gi'), { namespaceLabels: { team: 'web' }, kubernetes: { mutating: true } });
     expect(allowed.answer).toBeAllowed();
     expect(allowed.answer).toWarn('has no team label');
     expect(allowed.answer).toPatch('/metadata/labels/owner', 'platform');

@@ -44,6 +44,7 @@ kind: Suite
 metadata: {name: seed 003 on the webhook}
 policies: [policies.yaml]
 kubernetes:
+  mutating: true
   namespaces:
     web: {field.cattle.io/projectId: web}
     batch: {field.cattle.io/projectId: 32g-team}

@@ -9,7 +9,8 @@ import {
 } from '@verdict/core';
 import { admissionReviewFor, createAdmissionWebhook, InventoryCache, type AdmissionInput, type KubernetesObject, type UserInfo } from '@verdict/kubernetes';
 import { createJobAdmission, loadJobPolicies, type Level, type Runner } from '@verdict/ci';
-import { createPermissionEvaluator, fiatQuery, policyPermissionSource, resourceInput, type PermissionEvaluatorConfig } from '@verdict/spinnaker';
+import { createPermissionEvaluator, fiatQuery, policyPermissionSource, type PermissionEvaluatorConfig } from '@verdict/spinnaker';
+import { resourceInput } from '@verdict/spinnaker/internal';
 import { LineCounter, parseDocument } from 'yaml';
 
 /** Which evaluator answers the input. */

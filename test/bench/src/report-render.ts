@@ -101,7 +101,7 @@ npx -y pnpm@10 --filter @verdict/bench run profile  # CPU profile of the hot pat
 
 ## Workload 1: one decision
 
-Seed 003's memory constraint as verdict documents: a \`PolicyTemplate\` and a constraint whose \`spec.match\` excludes
+The memory constraint of [Gatekeeper's feature request for defaults and overrides](https://github.com/open-policy-agent/gatekeeper/issues/3082) as verdict documents: a \`PolicyTemplate\` and a constraint whose \`spec.match\` excludes
 system projects and whose three \`parameterSelection\` entries choose 32 Gi, 64 Gi or 16 Gi from the namespace labels,
 plus the registry check (core's \`image\` operation). Every input falls through to the last entry, so both earlier
 selectors are evaluated. The input is \`{object: pod, namespaceLabels}\`.
@@ -173,8 +173,8 @@ ${section(groups, 'load')}
 
 Four HTTPS servers on 127.0.0.1, each in its own process with the same kind of certificate (ECDSA P-256), under the same
 load: a **bare \`node:https\` server** that gathers the body, parses the AdmissionReview and answers "allowed" (the floor
-any webhook on Node stands on); **\`webhook.listener\`** as the server's request listener, with the example's seed 003
-memory and registry constraints and namespace labels in a \`NamespaceCache\`; the same webhook's **Fetch handler**
+any webhook on Node stands on); **\`webhook.listener\`** as the server's request listener, with the example's memory and
+registry constraints (from Gatekeeper's defaults-and-overrides request) and namespace labels in a \`NamespaceCache\`; the same webhook's **Fetch handler**
 \`webhook.handle\` behind @hono/node-server's \`getRequestListener\`; and the **example server** of
 \`examples/kubernetes-webhook\` (routing, Prometheus metrics, a JSON log line per decision). [autocannon](https://github.com/mcollina/autocannon)
 drives them from the bench's process with keep-alive connections, cycling through 8 Pod AdmissionReviews, bounded in

@@ -1,7 +1,8 @@
 /** `verdict validate <paths...>`: load and schema-check policy files, every override included, then lint them. */
-import { formatProblem, PolicyLoadError, type LintFinding, type Problem } from '@verdict/core';
+import { readFileSync } from 'node:fs';
+import { formatProblem, parsePolicyDocuments, PolicyLoadError, type LintFinding, type PolicyDocument, type Problem } from '@verdict/core';
 import type { AdapterName } from '@verdict/testing';
-import { readPolicyFiles } from '@verdict/testing/internal';
+import { displayPath, findPolicyFiles } from '@verdict/testing/internal';
 import { detectPolicyAdapter, loadPoliciesFor } from '../policy/detect.js';
 import { lintPolicies } from '../policy/lint.js';
 import { choice, parse, str } from '../args.js';
@@ -14,7 +15,8 @@ const HELP = `Usage: verdict validate <paths...> [options]
 Loads every policy file under the paths (.yaml, .yml, .json; suites skipped)
 as one set, checks each document against the schema and compiles it, merging
 and validating every parameterSelection entry against the template's
-parametersSchema. Then lints what loading cannot reject: parameterSelection
+parametersSchema. A file with YAML syntax errors is reported and left out;
+the other files are still checked. Then lints what loading cannot reject: parameterSelection
 entries that can never be chosen (after a catch-all entry under MatchFirst, a
 repeat of an earlier entry, or a selector that contradicts the constraint's
 own match) and matches that can never hold. Prints every problem with file,
@@ -31,6 +33,48 @@ Options:
 Exit codes: 0 valid and no lint finding, 1 problems or lint findings,
 2 usage error or a path that does not exist.
 `;
+
+interface PolicyFile {
+  source: string;
+  text: string;
+  documents: PolicyDocument[];
+  /** Syntax problems: the file's documents are left out of the set. */
+  problems: Problem[];
+}
+
+/** Reads every policy file on its own, so that one file's syntax errors do not hide the problems of the others. */
+function readEachFile(paths: readonly string[], cwd: string): PolicyFile[] {
+  let files: string[];
+  try {
+    files = findPolicyFiles(paths, { cwd });
+  } catch (error) {
+    throw new CliError((error as Error).message);
+  }
+  return files.map((file): PolicyFile => {
+    const source = displayPath(file, cwd);
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      return { source, text: '', documents: [], problems: [{ code: 'NOT_A_DOCUMENT', document: 0, path: '', source, message: `cannot read the file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }] };
+    }
+    try {
+      return { source, text, documents: parsePolicyDocuments(text, { source }), problems: [] };
+    } catch (error) {
+      if (!(error instanceof PolicyLoadError)) throw error;
+      return { source, text, documents: [], problems: [...error.problems] };
+    }
+  });
+}
+
+/** Drops "no PolicyTemplate defines kind X" when a file left out for its syntax errors mentions kind X: fix that file first. */
+function withoutKindsOfBrokenFiles(problems: readonly Problem[], files: readonly PolicyFile[]): Problem[] {
+  const broken = files.filter((f) => f.problems.length > 0).map((f) => f.text);
+  return problems.filter((p) => {
+    const kind = p.code === 'UNKNOWN_KIND' ? /kind "([^"]+)"/.exec(p.message)?.[1] : undefined;
+    return kind === undefined || !broken.some((text) => new RegExp(`\\bkind:\\s*["']?${kind.replace(/[^A-Za-z0-9]/g, '\\$&')}["']?\\s*$`, 'm').test(text));
+  });
+}
 
 function findingLine(f: LintFinding): string {
   const problem = { ...f, code: f.code as unknown as Problem['code'], name: `${f.kind}/${f.policy}` } as Problem;
@@ -50,28 +94,35 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   const paths = [...parsed.positionals, ...((parsed.values['policies'] as string[] | undefined) ?? [])];
   if (paths.length === 0) throw new CliError('verdict validate needs paths: verdict validate <files or directories>; see verdict validate --help');
   const s = styleFor(io);
-  let problems: readonly Problem[] = [];
+  let problems: Problem[] = [];
   let findings: LintFinding[] = [];
   let adapter: AdapterName = choice<AdapterName>('validate', 'as', str(parsed, 'as'), ADAPTERS) ?? 'core';
   let loaded: { policies: number; documents: number } | undefined;
+  const files = readEachFile(paths, io.cwd);
+  const documents = files.flatMap((f) => f.documents);
+  if (documents.length === 0 && files.every((f) => f.problems.length === 0)) throw new CliError(`no policy documents found in ${paths.join(', ')}`, { exit: EXIT.FAILED });
   try {
-    const documents = readPolicyFiles(paths, { cwd: io.cwd });
-    if (documents.length === 0) throw new CliError(`no policy documents found in ${paths.join(', ')}`, { exit: EXIT.FAILED });
     if (str(parsed, 'as') === undefined) adapter = detectPolicyAdapter(documents);
     const set = loadPoliciesFor(adapter, documents);
     loaded = { policies: set.policies.length, documents: documents.length };
     if (parsed.values['no-lint'] !== true) findings = lintPolicies(adapter, documents);
   } catch (error) {
-    if (error instanceof PolicyLoadError) problems = error.problems;
+    if (error instanceof PolicyLoadError) problems = withoutKindsOfBrokenFiles(error.problems, files);
     else if (error instanceof CliError) throw error;
     else throw new CliError((error as Error).message);
   }
+  // Every file's syntax problems, then what the rest does not load for, in file order.
+  const order = new Map(files.map((f, i) => [f.source, i]));
+  problems = [...files.flatMap((f) => f.problems), ...problems].sort((a, b) =>
+    (order.get(a.source ?? '') ?? 0) - (order.get(b.source ?? '') ?? 0) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
+  if (problems.length > 0) loaded = undefined;
   if (format === 'json') {
     io.stdout.write(`${JSON.stringify({ valid: problems.length === 0 && findings.length === 0, adapter, problems, lint: findings }, null, 2)}\n`);
   } else {
     for (const p of problems) io.stdout.write(`${s.bad('✗')} ${formatProblem(p)}\n`);
     for (const f of findings) io.stdout.write(`${s.warn('!')} ${findingLine(f)}\n`);
-    if (problems.length) io.stdout.write(s.bad(`${problems.length} problem${problems.length === 1 ? '' : 's'}: the policies do not load (${adapter})\n`));
+    const inFiles = new Set(problems.map((p) => p.source)).size;
+    if (problems.length) io.stdout.write(s.bad(`${problems.length} problem${problems.length === 1 ? '' : 's'}${inFiles > 1 ? ` in ${inFiles} files` : ''}: the policies do not load (${adapter})\n`));
     else if (loaded) {
       const what = `${loaded.documents} document${loaded.documents === 1 ? '' : 's'}, ${loaded.policies} ${loaded.policies === 1 ? 'policy' : 'policies'} (${adapter})`;
       io.stdout.write(findings.length ? s.warn(`${what} load, with ${findings.length} lint finding${findings.length === 1 ? '' : 's'}\n`) : s.ok(`✓ ${what}: valid\n`));

@@ -6,7 +6,8 @@
 import { compilePolicies, type MatchDialect, type PolicyDocument, type PolicySet } from '@verdict/core';
 import { ciMatchDialect, loadJobPolicies } from '@verdict/ci';
 import { kubernetesDialect, loadKubernetesPolicies } from '@verdict/kubernetes';
-import { PERMISSIONS_KIND, policyPermissionSource, spinnakerMatchDialect } from '@verdict/spinnaker';
+import { PERMISSIONS_KIND, policyPermissionSource } from '@verdict/spinnaker';
+import { spinnakerMatchDialect } from '@verdict/spinnaker';
 import type { AdapterName } from '@verdict/testing';
 
 const DIALECTS: ReadonlyArray<[AdapterName, MatchDialect]> = [['kubernetes', kubernetesDialect], ['ci', ciMatchDialect], ['spinnaker', spinnakerMatchDialect]];
@@ -31,7 +32,7 @@ function matchKeys(block: unknown, out: string[]): void {
 
 /**
  * The adapter whose vocabulary the documents use: Gatekeeper constraints and
- * templates, ValidatingAdmissionPolicies and their bindings
+ * templates, ValidatingAdmissionPolicies and their bindings, Kyverno ValidatingPolicies
  * (`admissionregistration.k8s.io/*`), Gatekeeper or webhook match keys →
  * `kubernetes`; `SpinnakerPermissions` and Fiat match keys → `spinnaker`; CI
  * match keys (`projects`, `users`, …) → `ci`; only core keys → `core`.
@@ -40,7 +41,7 @@ export function detectPolicyAdapter(documents: readonly PolicyDocument[]): Adapt
   const score = new Map<AdapterName, number>();
   const add = (adapter: AdapterName, n = 1) => score.set(adapter, (score.get(adapter) ?? 0) + n);
   for (const doc of documents) {
-    if (typeof doc['apiVersion'] === 'string' && /^(constraints|templates)\.gatekeeper\.sh\/|^admissionregistration\.k8s\.io\//.test(doc['apiVersion'])) add('kubernetes', 10);
+    if (typeof doc['apiVersion'] === 'string' && /^(constraints|templates)\.gatekeeper\.sh\/|^admissionregistration\.k8s\.io\/|^(policies\.)?kyverno\.io\//.test(doc['apiVersion'])) add('kubernetes', 10);
     if (doc['kind'] === PERMISSIONS_KIND) add('spinnaker', 10);
     const spec = isObject(doc['spec']) ? doc['spec'] : {};
     const keys: string[] = [];

@@ -8,6 +8,7 @@
  * The AST shape (`op`, `args`, `meta.alternate` for expanded macros, `handle` set by the checker) is
  * cel-js 8.0.0's; the dependency is pinned exactly and test/cel-*.test.ts fail if it changes.
  */
+import { Optional } from '@marcbachmann/cel-js';
 import { spend } from './runtime.js';
 import type { Override } from './lib/index.js';
 
@@ -34,7 +35,7 @@ export interface Facts {
   paths: Map<string, string[][] | 'whole'>;
   /** Constant paths read from `params`/`parameters` (the segments after it). */
   parameterReads: string[][];
-  /** Functions called by name (global form) with a position. */
+  /** Functions called by name (global form), and methods called on a free name (`image.GetMetadata`), with a position. */
   calls: Map<string, number>;
   /** Constant regular expressions given to `matches`, `find` or `findAll`, with their position (checked at load). */
   patterns: { pattern: string; pos: number }[];
@@ -110,6 +111,7 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
         visit(macro.exp, bindTo(bound, macro.var, macro.val, false), false);
         return;
       }
+      if (macro['functionDesc'] === 'optional.orValue(value)') orValueOverride(macro, overrides.get('.orValue/1'));
       // Other macros (has, orValue, or, …) keep their operands in fields of their own.
       // (`ast` is the call itself; `macroHasProps` is has()'s own flattening of its argument.)
       for (const [key, value] of Object.entries(macro)) if (key !== 'ast' && key !== 'macroHasProps') visitAll(value, bound);
@@ -163,6 +165,11 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
       }
       case 'rcall': {
         const [name, receiver, args] = node.args as [string, Node, Node[]];
+        // `ns.fn(…)` on a free name: a namespaced function (refusable by its qualified name).
+        if (receiver.op === 'id' && typeof receiver.args === 'string' && !bound.has(receiver.args)) {
+          const qualified = `${receiver.args}.${name}`;
+          if (!facts.calls.has(qualified)) facts.calls.set(qualified, node.pos);
+        }
         visit(receiver, bound, false);
         visitAll(args, bound);
         constantPattern(`.${name}/${args.length}`, args);
@@ -180,6 +187,28 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
   visit(root, new Map(), false);
   return facts;
 }
+
+type MacroEvaluate = (ev: { run(node: unknown, ctx: unknown): unknown }, macro: Record<string, unknown>, ctx: unknown) => unknown;
+
+/**
+ * `x.orValue(y)` is a cel-js macro, not a call: an override of `.orValue/1` (e.g. Kyverno's compatibility
+ * rule) decides for a receiver that is not optional (it gets `[receiver]`); optionals keep CEL's meaning.
+ */
+function orValueOverride(macro: Record<string, unknown>, impl: Override | undefined): void {
+  const original = macro['evaluate'] as MacroEvaluate | undefined;
+  if (!impl || !original || OVERRIDDEN.has(macro)) return;
+  const evaluate: MacroEvaluate = (ev, m, ctx) => {
+    const value = ev.run(m['receiver'], ctx);
+    if (value instanceof Optional) return value.hasValue() ? value.value() : ev.run(m['arg'], ctx);
+    const out = impl([value]);
+    return out === DECLINE ? original(ev, m, ctx) : out;
+  };
+  macro['evaluate'] = evaluate;
+  OVERRIDDEN.add(macro);
+}
+
+/** Macros whose evaluation was replaced (analysis runs once per compiled expression, but stays idempotent). */
+const OVERRIDDEN = new WeakSet<object>();
 
 /** Comprehensions spend the size of their range before iterating (a sound bound: each step runs at most once). */
 function meterComprehension(node: Node): void {

@@ -7,13 +7,19 @@ import type { Report } from '../template-unit.js';
 import { LogicError, type CelHook } from '../logic/compile.js';
 import type { JsonObject } from '../util/object.js';
 import { CelCompileError, pointAt, type CompiledCel } from './compile.js';
-import { celEnvironment, type CelFunction } from './env.js';
+import { celEnvironment, type CelConstant, type CelFunction, type CelOverride, type CelType } from './env.js';
 import { celFn, compileInContext, type CelContext, type CelProfile } from './rule.js';
 
 /** CEL settings of `compilePolicies` (adapters: names, functions, refused libraries). */
 export interface CelOptions {
   /** Functions added to the environment (e.g. Kyverno's `image()`); see {@link CelFunction}. */
   readonly functions?: readonly CelFunction[];
+  /** Types the added functions use (e.g. Kyverno's `kyverno.Image`); see {@link CelType}. */
+  readonly types?: readonly CelType[];
+  /** Named values (namespaces such as Kyverno's `json` and `yaml`); see {@link CelConstant}. */
+  readonly constants?: readonly CelConstant[];
+  /** Built-in functions replaced at their call sites, by `name/arity` or `.name/arity`; see {@link CelOverride}. */
+  readonly overrides?: Readonly<Record<string, CelOverride>>;
   /** Names (variables or functions) that are load errors, with the message to show (e.g. Kyverno's `http`). */
   readonly refuse?: Readonly<Record<string, string>>;
   /**
@@ -48,9 +54,16 @@ export function celProblem(expression: unknown, error: unknown): string {
 }
 
 export function unitCel(spec: JsonObject, template: { kind: string; name: string; document: object }, options: CelOptions | undefined, report: Report): UnitCel {
-  const refuse = new Map(Object.entries({ ...REFUSED, ...(options?.refuse ?? {}) }));
   const profile = options?.profile?.(template);
-  const context: CelContext = { environment: celEnvironment(options?.functions), profile, refuse, variables: new Map() };
+  const own = profile?.extensions;
+  const refuse = new Map(Object.entries({ ...REFUSED, ...(options?.refuse ?? {}), ...(own?.refuse ?? {}) }));
+  const environment = celEnvironment(own ? {
+    functions: [...(options?.functions ?? []), ...(own.functions ?? [])],
+    types: [...(options?.types ?? []), ...(own.types ?? [])],
+    constants: [...(options?.constants ?? []), ...(own.constants ?? [])],
+    overrides: { ...(options?.overrides ?? {}), ...(own.overrides ?? {}) },
+  } : (options ?? {}));
+  const context: CelContext = { environment, profile, refuse, variables: new Map() };
   const parameterReads: CelParameterRead[] = [];
   const compileAt = (expression: unknown, where: string, expect?: 'bool' | 'string'): CompiledCel => {
     const compiled = compileInContext(context, expression as string, expect);

@@ -17,6 +17,40 @@ export interface CelFunction {
   readonly handler: (...args: never[]) => unknown;
 }
 
+/** A type an adapter's functions take or return (cel-js `registerType`): instances of `type` are values of `name`. */
+export interface CelType {
+  /** The type's CEL name, used in function signatures (e.g. `kyverno.Image`). */
+  readonly name: string;
+  /** The class whose instances are values of the type. */
+  readonly type: abstract new (...args: never[]) => unknown;
+}
+
+/** A named value every expression sees (cel-js `registerConstant`), e.g. Kyverno's `json` namespace. */
+export interface CelConstant {
+  /** The identifier expressions use (e.g. `json`). */
+  readonly name: string;
+  /** Its CEL type name (a {@link CelType}'s `name`, or a built-in type). */
+  readonly type: string;
+  /** The value the identifier stands for. */
+  readonly value: unknown;
+}
+
+/**
+ * A replacement of a built-in function at its call sites (e.g. Kyverno's `orValue` on a value that is not
+ * optional). Gets `[receiver, ...args]` for a method; returns the result, or `undefined` to let the
+ * built-in run.
+ */
+export type CelOverride = (values: readonly unknown[]) => unknown;
+
+/** What an adapter adds to the environment. */
+export interface CelExtensions {
+  readonly functions?: readonly CelFunction[];
+  readonly types?: readonly CelType[];
+  readonly constants?: readonly CelConstant[];
+  /** Built-ins replaced, by `name/arity` (a global function) or `.name/arity` (a method). */
+  readonly overrides?: Readonly<Record<string, CelOverride>>;
+}
+
 export interface CelEnvironment {
   readonly env: Environment;
   /** Library implementations that replace cel-js's built-in ones, by `name/arity` (methods `.name/arity`). */
@@ -24,9 +58,9 @@ export interface CelEnvironment {
 }
 
 let base: CelEnvironment | undefined;
-const withFunctions = new Map<string, CelEnvironment>();
+const withExtensions = new Map<string, CelEnvironment>();
 
-function build(libraries: readonly CelLibrary[], extra: readonly CelFunction[]): CelEnvironment {
+function build(libraries: readonly CelLibrary[], extra: CelExtensions): CelEnvironment {
   // Kubernetes checks list and map literals for homogeneous types but lets dyn() unify with anything; cel-js's
   // check refuses [dyn("a"), 1], so verdict does not check them (more permissive; see docs/concepts/cel.md).
   const env = new Environment({ unlistedVariablesAreDyn: true, enableOptionalTypes: true, homogeneousAggregateLiterals: false });
@@ -42,22 +76,39 @@ function build(libraries: readonly CelLibrary[], extra: readonly CelFunction[]):
       } : fn);
     }
   }
-  for (const f of extra) env.registerFunction(f.signature, f.handler as never);
+  for (const [key, fn] of Object.entries(extra.overrides ?? {})) {
+    const earlier = overrides.get(key);
+    overrides.set(key, (values) => {
+      const out = fn(values);
+      return out !== undefined ? out : earlier ? earlier(values) : DECLINE;
+    });
+  }
+  for (const t of extra.types ?? []) env.registerType(t.name, t.type as never);
+  for (const c of extra.constants ?? []) env.registerConstant(c.name, c.type, c.value as never);
+  for (const f of extra.functions ?? []) env.registerFunction(f.signature, f.handler as never);
   return { env, overrides };
 }
 
-/** The environment with the Kubernetes libraries and, when given, an adapter's functions (cached per set). */
-export function celEnvironment(functions: readonly CelFunction[] = []): CelEnvironment {
-  if (functions.length === 0) return (base ??= build(KUBERNETES_LIBRARIES, []));
-  const key = functions.map((f) => f.signature).join('\n');
-  let env = withFunctions.get(key);
-  if (!env || functions.some((f, i) => FUNCTION_HANDLERS.get(env!)?.[i] !== f.handler)) {
-    env = build(KUBERNETES_LIBRARIES, functions);
-    FUNCTION_HANDLERS.set(env, functions.map((f) => f.handler));
-    if (withFunctions.size > 32) withFunctions.clear();
-    withFunctions.set(key, env);
+/** The objects an environment was built from, compared by identity to reuse a cached one. */
+function identities(extra: CelExtensions): unknown[] {
+  return [...(extra.types ?? []).map((t) => t.type), ...(extra.constants ?? []).map((c) => c.value), ...(extra.functions ?? []).map((f) => f.handler), ...Object.values(extra.overrides ?? {})];
+}
+
+/** The environment with the Kubernetes libraries and, when given, an adapter's additions (cached per set). */
+export function celEnvironment(extra: CelExtensions = {}): CelEnvironment {
+  const { functions = [], types = [], constants = [], overrides = {} } = extra;
+  const overridden = Object.keys(overrides);
+  if (functions.length === 0 && types.length === 0 && constants.length === 0 && overridden.length === 0) return (base ??= build(KUBERNETES_LIBRARIES, {}));
+  const key = [...types.map((t) => `type ${t.name}`), ...constants.map((c) => `const ${c.name}: ${c.type}`), ...functions.map((f) => f.signature), ...overridden.map((o) => `override ${o}`)].join('\n');
+  const ids = identities(extra);
+  let env = withExtensions.get(key);
+  if (!env || ids.some((x, i) => IDENTITIES.get(env!)?.[i] !== x)) {
+    env = build(KUBERNETES_LIBRARIES, extra);
+    IDENTITIES.set(env, ids);
+    if (withExtensions.size > 32) withExtensions.clear();
+    withExtensions.set(key, env);
   }
   return env;
 }
 
-const FUNCTION_HANDLERS = new WeakMap<CelEnvironment, ReadonlyArray<CelFunction['handler']>>();
+const IDENTITIES = new WeakMap<CelEnvironment, readonly unknown[]>();

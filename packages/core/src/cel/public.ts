@@ -10,6 +10,7 @@ import { withMeter } from './runtime.js';
 import { view } from './rule.js';
 import { fromCel } from './values.js';
 
+/** A checked CEL expression returned by {@link compileCel}, ready to evaluate many times. */
 export interface CompiledCel {
   /** The checked result type (`bool`, `string`, `int`, `dyn`, …). */
   readonly type: string;
@@ -17,6 +18,7 @@ export interface CompiledCel {
   evaluate(variables?: Readonly<Record<string, unknown>>): unknown;
 }
 
+/** Options of {@link compileCel}. */
 export interface CompileCelOptions {
   /** Functions to add (see `CelOptions.functions`). */
   functions?: readonly CelFunction[];
@@ -31,7 +33,7 @@ export interface CompileCelOptions {
 export function compileCel(expression: string, options: CompileCelOptions = {}): CompiledCel {
   let compiled;
   try {
-    compiled = buildCel(expression, { environment: celEnvironment(options.functions), refuse: new Map() });
+    compiled = buildCel(expression, { environment: celEnvironment(options.functions ? { functions: options.functions } : {}), refuse: new Map() });
   } catch (error) {
     if (error instanceof CelCompileError) throw VerdictError.invalidInput(`invalid CEL expression: ${error.message}${pointAt(expression, error.offset)}`);
     throw error;

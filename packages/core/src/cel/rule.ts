@@ -7,6 +7,7 @@
 import type { Fn, Scope } from '../logic/scope.js';
 import { ownGet } from '../util/object.js';
 import { buildCel, type CompiledCel, type PathTrie } from './compile.js';
+import type { CelOptions } from './context.js';
 import type { CelEnvironment } from './env.js';
 import { withMeter } from './runtime.js';
 import { fromCel, toCel, celTypeName, type CelCache } from './values.js';
@@ -20,8 +21,40 @@ export interface CelProfile {
    * Gatekeeper's CEL templates: the API server never expands templates). Default false.
    */
   readonly literalMessages?: boolean;
+  /**
+   * Validations stop at the first that fails or errors; the rest are not evaluated (traced as skipped).
+   * Kyverno's ValidatingPolicy reports one result per policy this way. Default false: every validation runs.
+   */
+  readonly firstFailureOnly?: boolean;
+  /**
+   * The message of a failed CEL validation. Default: the API server's rule (messageExpression when it gives
+   * a non-empty single line, else `message`, else "failed expression: <expression>").
+   */
+  failureMessage?(failed: FailedValidation): string;
+  /**
+   * `skip`: a matchCondition that errors skips the policy (traced, no error), whatever its failurePolicy
+   * (Kyverno's ValidatingPolicy with failurePolicy Ignore). Default `fail`: the error follows failurePolicy.
+   */
+  readonly matchConditionErrors?: 'fail' | 'skip';
+  /**
+   * Functions, types, constants and refused names for this template's expressions only, on top of the
+   * set's `CelOptions` (e.g. Kyverno's libraries in Kyverno policies, not in ValidatingAdmissionPolicies).
+   */
+  readonly extensions?: Pick<CelOptions, 'functions' | 'types' | 'constants' | 'overrides' | 'refuse'>;
   /** The root values, built once per policy evaluation (per parameter set) from the input and the parameters. */
   activation(input: Readonly<Record<string, unknown>>, parameters: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
+}
+
+/** What a profile's `failureMessage` gets about a CEL validation that evaluated to false. */
+export interface FailedValidation {
+  /** Index of the validation in the template's `validate` list. */
+  readonly index: number;
+  /** The validation's expression as written. */
+  readonly expression: string;
+  /** `message` as written; absent when there is none. */
+  readonly message?: string;
+  /** The outcome of `messageExpression` (its CEL value, or its error's message); absent when there is none. */
+  readonly messageExpression?: { readonly value: unknown } | { readonly error: string };
 }
 
 /** Everything CEL rules of one template unit compile against. */

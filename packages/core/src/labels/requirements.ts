@@ -7,8 +7,10 @@
 import { describeType, escapePointerSegment, isPlainObject, preview } from '../util/object.js';
 import { closest, didYouMean } from '../util/suggest.js';
 
+/** The operator of a label selector requirement, as in Kubernetes (`Gt`/`Lt` compare integers). */
 export type LabelSelectorOperator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
 
+/** One `matchExpressions` entry of a Kubernetes label selector. */
 export interface LabelSelectorRequirement {
   key: string;
   operator: LabelSelectorOperator;

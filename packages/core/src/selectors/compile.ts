@@ -3,6 +3,7 @@
  * `all`, `any`, `not`) plus the keys registered dialects own, into one
  * {@link SelectorNode} per block.
  */
+import { adapterHint } from './adapter-keys.js';
 import { anyGlobMatcher, isGlob } from '../patterns/glob.js';
 import { compileLabelSelector, formatLabelSelector, validateLabelSelector, type LabelSelector, type LabelSelectorRequirement } from '../labels.js';
 import { LogicError, type LogicCompiler } from '../logic/compile.js';
@@ -51,8 +52,9 @@ export function compileMatch(block: unknown, at: string, env: SelectorEnv): Sele
     const owner = env.owners.get(key);
     if (!owner) {
       const known = [...env.owners.keys()];
-      const hint = didYouMean(key, known);
-      env.problem(`${at}/${escapePointerSegment(key)}`, 'INVALID_MATCH', `unknown match field "${key}"${hint}${hint ? '' : ` (known: ${known.join(', ')})`}`);
+      const adapter = adapterHint(key);
+      const hint = adapter ? '' : didYouMean(key, known);
+      env.problem(`${at}/${escapePointerSegment(key)}`, 'INVALID_MATCH', `unknown match field "${key}"${adapter}${hint}${adapter || hint ? '' : ` (known: ${known.join(', ')})`}`);
       continue;
     }
     if (owner === 'core') parts.push(compileCoreKey(key, block[key], `${at}/${escapePointerSegment(key)}`, env));

@@ -20,8 +20,9 @@ const MAX_ANNOTATION_VALUE = 10 * 1024;
 
 export interface PolicyDenial {
   message: string;
-  reason: string;
-  code: number;
+  /** Status reason and code; absent when the answer leaves them to the API server (Kyverno's). */
+  reason?: string;
+  code?: number;
 }
 
 /** What the ValidatingAdmissionPolicies of a decision add to the response. */

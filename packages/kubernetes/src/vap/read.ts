@@ -50,7 +50,8 @@ export function readSpec(doc: Readonly<Record<string, unknown>>, known: readonly
   return spec;
 }
 
-function namedExpressions(spec: Readonly<Record<string, unknown>>, key: 'matchConditions' | 'variables', report: Report): NamedExpression[] {
+/** `spec.matchConditions` or `spec.variables`: named expressions with unique, well-formed names. */
+export function readNamedExpressions(spec: Readonly<Record<string, unknown>>, key: 'matchConditions' | 'variables', report: Report): NamedExpression[] {
   const out: NamedExpression[] = [];
   const names = new Set<string>();
   const list = new FieldReader(spec, '/spec', report).list(key);
@@ -71,19 +72,26 @@ function namedExpressions(spec: Readonly<Record<string, unknown>>, key: 'matchCo
   return out;
 }
 
-function validations(spec: Readonly<Record<string, unknown>>, report: Report): PolicyValidation[] {
+/**
+ * `spec.validations`. `apiServer` (default true) adds the API server's checks of messages (non-empty,
+ * single-line, messageExpression non-empty); Kyverno stores them unchecked.
+ */
+export function readValidations(spec: Readonly<Record<string, unknown>>, report: Report, apiServer = true): PolicyValidation[] {
   return new FieldReader(spec, '/spec', report).list('validations').map((item, i) => {
     const at = `/spec/validations/${i}`;
     const f = new FieldReader(item, at, report).known(['expression', 'message', 'messageExpression', 'reason'], 'a validation');
     const out: PolicyValidation = { expression: f.required('expression') ?? 'false' };
     const message = f.string('message');
-    if (message !== undefined) {
+    if (message !== undefined && !apiServer) out.message = message;
+    else if (message !== undefined) {
       if (message.trim() === '') report(`${at}/message`, 'message must be non-empty if specified');
       else if (/[\n\r]/.test(message.trim())) report(`${at}/message`, 'message must not contain line breaks (use messageExpression for a computed message)');
       else out.message = message;
     }
     const messageExpression = f.string('messageExpression');
-    if (messageExpression !== undefined) {
+    if (messageExpression !== undefined && !apiServer) {
+      if (messageExpression.trim() !== '') out.messageExpression = messageExpression;
+    } else if (messageExpression !== undefined) {
       if (messageExpression.trim() === '') report(`${at}/messageExpression`, 'messageExpression must be non-empty if specified');
       else out.messageExpression = messageExpression;
     }
@@ -93,7 +101,8 @@ function validations(spec: Readonly<Record<string, unknown>>, report: Report): P
   });
 }
 
-function auditAnnotations(spec: Readonly<Record<string, unknown>>, policyName: string, report: Report): AuditAnnotation[] {
+/** `spec.auditAnnotations`: keys unique and, prefixed with the policy name, qualified names. */
+export function readAuditAnnotations(spec: Readonly<Record<string, unknown>>, policyName: string, report: Report): AuditAnnotation[] {
   const list = new FieldReader(spec, '/spec', report).list('auditAnnotations');
   if (list.length > MAX_AUDIT_ANNOTATIONS) report('/spec/auditAnnotations', `at most ${MAX_AUDIT_ANNOTATIONS} auditAnnotations are allowed (got ${list.length})`);
   const keys = new Set<string>();
@@ -158,10 +167,10 @@ export function readAdmissionPolicy(doc: Readonly<Record<string, unknown>>, docu
   }
   const policy: AdmissionPolicy = {
     name: name ?? '', document, failurePolicy, matchConstraints: matchConstraints ?? {},
-    matchConditions: namedExpressions(spec, 'matchConditions', count),
-    variables: namedExpressions(spec, 'variables', count),
-    validations: validations(spec, count),
-    auditAnnotations: auditAnnotations(spec, name ?? '', count),
+    matchConditions: readNamedExpressions(spec, 'matchConditions', count),
+    variables: readNamedExpressions(spec, 'variables', count),
+    validations: readValidations(spec, count),
+    auditAnnotations: readAuditAnnotations(spec, name ?? '', count),
   };
   if (kind) policy.paramKind = kind;
   const written = (key: string) => Array.isArray(spec[key]) && (spec[key] as unknown[]).length > 0;

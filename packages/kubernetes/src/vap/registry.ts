@@ -3,6 +3,7 @@
  * apiserver (ValidatingAdmissionPolicy) or Gatekeeper (CEL templates) would.
  */
 import type { PolicySet } from '@verdict/core';
+import type { KyvernoVariant } from '../kyverno/translate.js';
 import type { PolicyValidation, ValidationAction } from './types.js';
 
 /** A ValidatingAdmissionPolicyBinding, as a compiled policy. */
@@ -22,13 +23,21 @@ export class TranslationRegistry {
   /** Gatekeeper CEL templates, by the constraint kind they define. */
   readonly celKinds = new Map<string, { failurePolicy: 'Fail' | 'Ignore'; validations: readonly PolicyValidation[] }>();
 
+  /** Kyverno policies (each autogen variant too), by `<kind>\u0000<name>` of the compiled policy. */
+  readonly kyverno = new Map<string, KyvernoVariant>();
+
+  /** The Kyverno policy behind a decision entry (`kind`, `policy`), if it is one. */
+  kyvernoOf(kind: string | undefined, policy: string | undefined): KyvernoVariant | undefined {
+    return kind === undefined || policy === undefined ? undefined : this.kyverno.get(`${kind}\u0000${policy}`);
+  }
+
   /** The binding behind a decision entry (`kind`, `policy`), if it is one. */
   binding(kind: string | undefined, policy: string | undefined): BindingInfo | undefined {
     return kind === BINDING_KIND && policy !== undefined ? this.bindings.get(policy) : undefined;
   }
 
   get empty(): boolean {
-    return this.bindings.size === 0 && this.celKinds.size === 0;
+    return this.bindings.size === 0 && this.celKinds.size === 0 && this.kyverno.size === 0;
   }
 }
 

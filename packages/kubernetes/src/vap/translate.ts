@@ -16,6 +16,7 @@ import { ParamDocuments } from './params.js';
 import { ADMISSION_REGISTRATION, ADMISSION_REGISTRATION_VERSIONS, readAdmissionPolicy, readPolicyBinding } from './read.js';
 import { BINDING_KIND, TranslationRegistry } from './registry.js';
 import type { AdmissionPolicy, PolicyBinding } from './types.js';
+import { kyvernoKindOf, kyvernoUnsupported, translateKyverno, type EvaluationMode, type KyvernoVariant } from '../kyverno/translate.js';
 
 type Doc = Readonly<Record<string, unknown>>;
 
@@ -29,6 +30,8 @@ export interface Translated {
   templates: WeakMap<object, { kind: 'vap'; policy: AdmissionPolicy; binding?: PolicyBinding } | { kind: 'gatekeeper'; template: CelConstraintTemplate }>;
   /** Per generated binding document: the binding, its policy and the parameter objects of the set. */
   bindings: WeakMap<object, { binding: PolicyBinding; policy: AdmissionPolicy; documents: readonly KubernetesObject[] }>;
+  /** Per generated template document: the Kyverno policy (variant) it came from. */
+  kyverno: WeakMap<object, KyvernoVariant>;
 }
 
 function isAdmissionKind(doc: unknown, kind: string): doc is Doc {
@@ -49,7 +52,7 @@ function paramKinds(documents: readonly unknown[]): Set<string> {
 }
 
 /** Checks a match block at `at` of document `document` with the Kubernetes dialect, as core will when it compiles the bindings. */
-function checkMatch(dialect: MatchDialect, block: Doc, place: { document: number; at: string }, ctx: TranslationContext): void {
+export function checkMatch(dialect: MatchDialect, block: Doc, place: { document: number; at: string }, ctx: TranslationContext): void {
   const { document, at } = place;
   const context: DialectContext = {
     where: at,
@@ -138,9 +141,12 @@ function gatekeeperPath(t: CelConstraintTemplate): (pointer: string) => string {
   };
 }
 
-/** A translator for one policy set (`dialect` checks match blocks); `translated` fills as it runs. */
-export function kubernetesTranslator(dialect: MatchDialect): { translator: DocumentTranslator; translated: Translated } {
-  const translated: Translated = { registry: new TranslationRegistry(), templates: new WeakMap(), bindings: new WeakMap() };
+/**
+ * A translator for one policy set (`dialect` checks match blocks; `mode`: which Kyverno policies are evaluated,
+ * by their `evaluation` settings); `translated` fills as it runs.
+ */
+export function kubernetesTranslator(dialect: MatchDialect, mode: EvaluationMode = 'admission'): { translator: DocumentTranslator; translated: Translated } {
+  const translated: Translated = { registry: new TranslationRegistry(), templates: new WeakMap(), bindings: new WeakMap(), kyverno: new WeakMap() };
   const translator: DocumentTranslator = {
     name: 'kubernetes',
     claim(documents) {
@@ -148,11 +154,26 @@ export function kubernetesTranslator(dialect: MatchDialect): { translator: Docum
       return documents.flatMap((doc, i) => {
         if (ADMISSION_KINDS.some((kind) => isAdmissionKind(doc, kind))) return [i];
         if (isConstraintTemplate(doc) && celCodeIndex(doc) >= 0) return [i];
+        if (kyvernoKindOf(doc) || kyvernoUnsupported(doc)) return [i];
         return isObject(doc) && ParamDocuments.isParam(doc, kinds) ? [i] : [];
       });
     },
     translate(claimed, ctx) {
-      return translate(claimed, ctx, { out: translated, dialect });
+      const kyverno = claimed.filter((i) => kyvernoKindOf(ctx.documents[i]));
+      const found = (variant: KyvernoVariant, template: object) => {
+        translated.kyverno.set(template, variant);
+        translated.registry.kyverno.set(`${variant.kind}\u0000${variant.name}`, variant);
+        if (variant.autogen === undefined) checkMatch(dialect, variant.policy.matchConstraints, { document: variant.policy.document, at: '/spec/matchConstraints' }, ctx);
+      };
+      const refused = claimed.filter((i) => {
+        const why = kyvernoUnsupported(ctx.documents[i]);
+        if (why) ctx.problem(i, '', why, 'UNSUPPORTED');
+        return why !== undefined;
+      });
+      return [
+        ...translate(claimed.filter((i) => !kyverno.includes(i) && !refused.includes(i)), ctx, { out: translated, dialect }),
+        ...translateKyverno(kyverno, ctx, { mode, found }),
+      ];
     },
   };
   return { translator, translated };

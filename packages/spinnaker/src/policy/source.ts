@@ -61,7 +61,7 @@ function withTemplate(documents: readonly PolicyDocument[]): PolicyDocument[] {
 
 /**
  * Compiles `policies` (YAML/JSON text, documents, or a `PolicySet` compiled with
- * {@link spinnakerMatchDialect}) into a permission source. The
+ * {@link spinnakerMatchDialect} and including {@link PERMISSIONS_TEMPLATE}) into a permission source. The
  * `SpinnakerPermissions` template is added unless the documents define it.
  * `limits` are core's evaluation limits (a resource whose evaluation exceeds
  * the cost budget makes the source fail, like any policy error). Throws core's

@@ -7,7 +7,7 @@ export const PERMISSIONS_KIND = 'SpinnakerPermissions';
 const AUTH_NAMES = ['READ', 'WRITE', 'EXECUTE', 'CREATE', 'read', 'write', 'execute', 'create'];
 
 /**
- * The `PolicyTemplate` defining {@link PERMISSIONS_KIND}. `parameters.permissions`
+ * The `PolicyTemplate` defining `PERMISSIONS_KIND`. `parameters.permissions`
  * maps an authorization (any case: `READ`, `read`) to role names; role lists from
  * `spec.parameters` and matching `parameterSelection` entries merge as a union.
  */

@@ -5,7 +5,7 @@
  * bounded by a timeout: a down or paused Redis rejects after
  * `commandTimeoutMs`, whatever the client's own retry settings.
  */
-import { SpinnakerError } from '@verdict/spinnaker';
+import { SpinnakerError } from '../errors.js';
 
 /** A connected node-redis client (`createClient`). */
 export interface NodeRedisClientLike {

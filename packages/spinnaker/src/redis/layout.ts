@@ -3,10 +3,10 @@
  * resources it stores, in both the current `permissions-v2` layout (LZ4 strings)
  * and the legacy hash layout (before Sept 2021).
  */
-import {
-  RESOURCE_TYPES, SpinnakerError, emptyUserPermission, keySuffix, parseResourceType, resourceToJSON, toResource, toRole, toServiceAccount,
-  type AccountResource, type ApplicationResource, type AuthorizableResource, type ResourceType, type UserPermission,
-} from '@verdict/spinnaker';
+import type { AccountResource, ApplicationResource, AuthorizableResource, ResourceType, UserPermission } from '@verdict/spinnaker';
+import { SpinnakerError } from '../errors.js';
+import { RESOURCE_TYPES, keySuffix, parseResourceType } from '../model.js';
+import { emptyUserPermission, resourceToJSON, toResource, toRole, toServiceAccount } from '../resources.js';
 import { lz4CompressWithLength, lz4DecompressWithLength } from './lz4.js';
 
 /** `v2`: `permissions-v2:<user>:<type>s` strings holding LZ4 JSON (Fiat since Sept 2021); `legacy`: `permissions:<user>:<type>s` hashes. */

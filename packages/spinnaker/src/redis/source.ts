@@ -6,7 +6,11 @@
  * Data read from Redis is untrusted: sizes are bounded (LZ4), every resource is
  * checked against Fiat's shape, and a bad value fails the read with its key.
  */
-import { SpinnakerError, UNRESTRICTED_USER, mergeUserPermission, type AsyncPermissionSource, type ResourceType, type UserPermission } from '@verdict/spinnaker';
+
+import type { AsyncPermissionSource, ResourceType, UserPermission } from '@verdict/spinnaker';
+import { SpinnakerError } from '../errors.js';
+import { UNRESTRICTED_USER } from '../model.js';
+import { mergeUserPermission } from '../resources.js';
 import { redisStore, type RedisClientLike, type RedisStore, type RedisTimeouts } from './client.js';
 import { decodeResourceMap, fiatRedisKeys, fromResourceMaps, storedTypes, type FiatRedisLayout } from './layout.js';
 import { ownClient } from './url.js';
@@ -29,7 +33,7 @@ export interface RedisPermissionSourceOptions extends RedisTimeouts {
   now?: () => number;
 }
 
-/** A Redis-backed {@link AsyncPermissionSource}. */
+/** A Redis-backed `AsyncPermissionSource`. */
 export interface RedisPermissionSource extends AsyncPermissionSource {
   /** One user's stored permission, not merged with the unrestricted user; `undefined` when not in `users`. */
   readUser(userId: string): Promise<UserPermission | undefined>;

@@ -5,7 +5,7 @@
  * package bundles), loaded only here: a source over a user's own client never
  * loads it.
  */
-import { SpinnakerError } from '@verdict/spinnaker';
+import { SpinnakerError } from '../errors.js';
 import type { NodeRedisClientLike } from './client.js';
 
 /** Options of a connection made from a URL. */

@@ -6,8 +6,10 @@
  * transaction, so a reader never sees half a user. Useful to seed Redis from
  * definitions, and for fixtures.
  */
+import type { FiatResolver, UserPermission } from '@verdict/spinnaker';
 import { randomUUID } from 'node:crypto';
-import { UNRESTRICTED_USER, toRole, type FiatResolver, type UserPermission } from '@verdict/spinnaker';
+import { UNRESTRICTED_USER } from '../model.js';
+import { toRole } from '../resources.js';
 import { redisStore, type RedisClientLike, type RedisStore, type RedisTimeouts, type WriteCommand } from './client.js';
 import { decodeResourceMap, encodeResourceMap, fiatRedisKeys, resourceMaps, storedTypes, type FiatRedisLayout } from './layout.js';
 

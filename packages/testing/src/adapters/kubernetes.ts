@@ -37,7 +37,7 @@ export function namespaceLabelsOf(review: unknown): Record<string, string> | und
  * it (`@verdict/kubernetes`'s `admissionReviewFor`: operation defaults to
  * CREATE, UPDATE with `oldObject`, DELETE for a `null` object), and remembers
  * `namespaceLabels` for it: an AdmissionReview does not carry them, so
- * {@link evaluateInput} and suites hand them to the webhook's namespace lookup.
+ * `evaluateInput` (from `@verdict/testing`) and suites hand them to the webhook's namespace lookup.
  */
 export function admissionReviewFor(object: KubernetesObject | null, options: ReviewFixtureOptions = {}): AdmissionReview {
   const { namespaceLabels, ...rest } = options;
@@ -46,11 +46,11 @@ export function admissionReviewFor(object: KubernetesObject | null, options: Rev
   return review;
 }
 
-/** Evaluates inputs with @verdict/kubernetes's webhook (mutating unless `mutating: false`). */
+/** Evaluates inputs with @verdict/kubernetes's webhook: validating, like `createAdmissionWebhook`, unless `mutating: true`. */
 export function createKubernetesEvaluator(documents: readonly PolicyDocument[], options: AdapterOptions): Evaluator {
   const settings = options.kubernetes ?? {};
   const namespaces = settings.namespaces ?? {};
-  const mutating = settings.mutating ?? true;
+  const mutating = settings.mutating ?? false;
   let current: Record<string, string> | undefined;
   let inventory: Inventory | undefined;
   let seen: { input?: AdmissionInput; decision?: Decision } = {};

@@ -6,8 +6,9 @@
  */
 import { resolve } from 'node:path';
 import type { Decision, PolicyDocument } from '@verdict/core';
+import { resourceInput } from '@verdict/spinnaker/internal';
 import {
-  createPermissionEvaluator, fiatQuery, policyPermissionSource, resourceInput,
+  createPermissionEvaluator, fiatQuery, policyPermissionSource,
   type FiatDefinitions, type FiatQuery, type PermissionEvaluatorConfig, type PolicyPermissionSource, type ResourcePermissionSource, type ResourceRef,
 } from '@verdict/spinnaker';
 import type { AdapterOptions, Evaluator } from '../evaluate.js';

@@ -6,9 +6,9 @@
  * `violations: yes` is the string "yes". Paths are relative to the suite file.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { compileRegex, parsePolicyDocuments, PolicyLoadError, sourceLocation } from '@verdict/core';
+import { compileRegex, sourceLocation } from '@verdict/core';
 import { SuiteError, type SuiteProblem } from '../errors.js';
-import { readSuiteText } from '../suite/parse.js';
+import { parseSuiteDocuments, readSuiteText } from '../suite/parse.js';
 import type { Assertion } from '../suite/types.js';
 
 /** The API group of gator suites. */
@@ -172,13 +172,7 @@ class Reader {
 
 /** Parses gator suite text; `file` labels problems and `dir` resolves relative paths. Throws `SuiteError('SUITE_INVALID')`. */
 export function parseGatorSuite(text: string, where: { file: string; dir: string }): GatorSuite {
-  let doc: Raw | undefined;
-  try {
-    doc = parsePolicyDocuments(text, { source: where.file })[0];
-  } catch (error) {
-    if (error instanceof PolicyLoadError) throw SuiteError.invalid(error.problems.map((p) => ({ file: where.file, path: p.path, message: p.message, ...(p.line ? { line: p.line, column: p.column ?? 1 } : {}) })));
-    throw error;
-  }
+  const doc: Raw | undefined = parseSuiteDocuments(text, where.file)[0];
   if (!doc || !isGatorSuite(doc)) throw SuiteError.invalid([{ file: where.file, path: '', message: `not a gator suite (expected apiVersion: ${GATOR_GROUP}/v1alpha1, kind: Suite)` }]);
   const reader = new Reader(doc, where.file, where.dir);
   reader.keys(doc, SUITE_KEYS, '', 'a gator suite');

@@ -113,7 +113,7 @@ function toExpect(raw: Record<string, unknown>, at: string, report: (path: strin
 /**
  * Loads every suite in a file (several may be separated by `---`). `file` is
  * resolved against `cwd` (default `process.cwd()`) and kept as given for
- * reports. Throws {@link SuiteError} (`SUITE_INVALID`, `FILE_UNREADABLE`).
+ * reports. Throws `SuiteError` (`SUITE_INVALID`, `FILE_UNREADABLE`).
  */
 export function loadSuiteFile(file: string, options: { cwd?: string } = {}): Suite[] {
   const { text, dir } = readSuiteText(file, options);
@@ -130,18 +130,22 @@ export function readSuiteText(file: string, options: { cwd?: string } = {}): { t
   }
 }
 
-/** Parses suite text; `file` labels problems and `dir` resolves relative paths. */
-export function parseSuites(source: string, where: { file: string; dir: string }): Suite[] {
-  const { file, dir } = where;
-  let documents: Record<string, unknown>[];
+/** The documents of a suite file's text (verdict, gator or Kyverno); YAML problems throw `SuiteError('SUITE_INVALID')` labelled with `file`. */
+export function parseSuiteDocuments(source: string, file: string): Array<Record<string, unknown>> {
   try {
-    documents = parsePolicyDocuments(source, { source: file });
+    return parsePolicyDocuments(source, { source: file });
   } catch (error) {
     if (error instanceof PolicyLoadError) {
       throw SuiteError.invalid(error.problems.map((p) => ({ file, path: p.path, message: p.message, ...(p.line ? { line: p.line, column: p.column ?? 1 } : {}) })));
     }
     throw error;
   }
+}
+
+/** Parses suite text; `file` labels problems and `dir` resolves relative paths. */
+export function parseSuites(source: string, where: { file: string; dir: string }): Suite[] {
+  const { file, dir } = where;
+  const documents = parseSuiteDocuments(source, file);
   if (documents.length === 0) throw SuiteError.invalid([{ file, path: '', message: 'the file holds no suite (expected apiVersion: verdict.dev/v1, kind: Suite, cases: [...])' }]);
   const problems: SuiteProblem[] = [];
   const suites = documents.map((doc, n) => {

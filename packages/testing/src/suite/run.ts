@@ -9,9 +9,11 @@ import { checkAdmission, checkAllowed, checkAssertion, checkDenialCount, checkMe
 import { checkParameters, checkPatch, checkRunners, checkTags } from '../checks-data.js';
 import { formatSuiteProblem, SuiteError } from '../errors.js';
 import { detectAdapter, EvaluatorCache, type InputOptions } from '../evaluate.js';
-import { findSuites, isGatorSuiteFile, readInputFile, readPolicyFiles } from '../files.js';
+import { findSuites, isGatorSuiteFile, isKyvernoTestFile, readInputFile, readPolicyFiles } from '../files.js';
 import { loadGatorSuite, type GatorSuite } from '../gator/parse.js';
 import { countGatorCases, runGatorSuite } from '../gator/run.js';
+import { loadKyvernoTest, type KyvernoTest } from '../kyverno/parse.js';
+import { countKyvernoCases, runKyvernoTest } from '../kyverno/run.js';
 import type { Outcome } from '../outcome.js';
 import { loadSuiteFile } from './parse.js';
 import type { CaseResult, Suite, SuiteCase, SuiteExpect, SuiteReport, SuiteResult } from './types.js';
@@ -165,9 +167,11 @@ export async function runSuites(paths: readonly string[], options: RunSuitesOpti
   const started = performance.now();
   const files = findSuites(paths, options.cwd ? { cwd: options.cwd } : {});
   const cwd = options.cwd ? { cwd: options.cwd } : {};
-  const loaded: Array<{ file: string; suites?: Suite[]; gator?: GatorSuite; error?: string[] }> = files.map((file) => {
+  const loaded: Array<{ file: string; suites?: Suite[]; gator?: GatorSuite; kyverno?: KyvernoTest; error?: string[] }> = files.map((file) => {
     try {
-      if (isGatorSuiteFile(resolve(options.cwd ?? process.cwd(), file))) return { file, gator: loadGatorSuite(file, cwd) };
+      const path = resolve(options.cwd ?? process.cwd(), file);
+      if (isGatorSuiteFile(path)) return { file, gator: loadGatorSuite(file, cwd) };
+      if (isKyvernoTestFile(path)) return { file, kyverno: loadKyvernoTest(file, cwd) };
       return { file, suites: loadSuiteFile(file, cwd) };
     } catch (error) {
       return { file, error: errorLines(error) };
@@ -176,7 +180,7 @@ export async function runSuites(paths: readonly string[], options: RunSuitesOpti
   const count = (s: Suite) => s.cases.filter((c) => matchesFilter(options.filter, s, c)).length;
   options.onStart?.({
     suites: loaded.reduce((n, l) => n + (l.gator ? l.gator.tests.length : l.suites?.length ?? 1), 0),
-    cases: loaded.reduce((n, l) => n + (l.gator ? countGatorCases(l.gator, options.filter) : (l.suites ?? []).reduce((m, s) => m + count(s), 0)), 0),
+    cases: loaded.reduce((n, l) => n + (l.gator ? countGatorCases(l.gator, options.filter) : l.kyverno ? countKyvernoCases(l.kyverno, options.filter) : (l.suites ?? []).reduce((m, s) => m + count(s), 0)), 0),
   });
   const report: SuiteReport = { suites: [], passed: 0, failed: 0, skipped: 0, durationMs: 0 };
   for (const entry of loaded) {
@@ -188,6 +192,7 @@ export async function runSuites(paths: readonly string[], options: RunSuitesOpti
       continue;
     }
     if (entry.gator) report.suites.push(...await runGatorSuite(entry.gator, options));
+    if (entry.kyverno) report.suites.push(await runKyvernoTest(entry.kyverno, options));
     for (const suite of entry.suites ?? []) report.suites.push(await runSuite(suite, options));
   }
   for (const suite of report.suites) {

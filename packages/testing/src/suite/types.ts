@@ -36,6 +36,7 @@ export interface KubernetesSuiteOptions {
   /** Namespace name -> labels. */
   namespaces?: Record<string, Record<string, string>>;
   failurePolicy?: 'Fail' | 'Ignore';
+  /** `true`: a mutating webhook, whose answers carry patches. Default `false`, as `createAdmissionWebhook`: a validating webhook, no patch. */
   mutating?: boolean;
 }
 

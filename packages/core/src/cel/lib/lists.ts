@@ -2,8 +2,9 @@
  * The Kubernetes lists library (k8s.io/apiserver/pkg/cel/library/lists.go): isSorted, sum, min, max,
  * indexOf, lastIndexOf on lists of comparable values; and cel-go's sets extension (sets.contains,
  * sets.equivalent, sets.intersects), which the API server enables from 1.29. Each spends the list's size.
+ * Also equality of optional values, which cel-go has and cel-js lacks.
  */
-import type { Environment } from '@marcbachmann/cel-js';
+import type { Environment, Optional } from '@marcbachmann/cel-js';
 import { fail, spend } from '../runtime.js';
 import { celTypeName } from '../values.js';
 import type { CelLibrary } from './index.js';
@@ -82,6 +83,8 @@ function register(env: Environment): void {
     for (let i = items.length - 1; i >= 0; i--) if (celEquals(x, items[i])) return BigInt(i);
     return -1n;
   });
+  // Optional values compare like cel-go's Optional.Equal: both empty, or both set to equal values.
+  env.registerOperator('optional<dyn> == optional<dyn>', (a: Optional, b: Optional) => a.hasValue() === b.hasValue() && (!a.hasValue() || celEquals(a.value(), b.value())));
   class SetsNamespace {}
   env.registerType('SetsNamespace', SetsNamespace);
   env.registerConstant('sets', 'SetsNamespace', new SetsNamespace());

@@ -1,0 +1,61 @@
+/**
+ * Per-policy results of Kyverno ValidatingPolicies for one decision, as Kyverno
+ * reports them (PolicyReport results, `kyverno test`): `pass`, `fail` (with the
+ * message), `skip` (a matchCondition was false), `error`, for the policy and
+ * each autogen variant; `none` when the request is not one the variant matches.
+ */
+import type { Decision, PolicySet } from '@verdict/core';
+import { registryOf } from '../vap/registry.js';
+import { kyvernoError } from './answer.js';
+import type { KyvernoPolicyKind } from './types.js';
+
+/** One Kyverno policy (or autogen variant) on one request. */
+export interface ValidatingPolicyResult {
+  /** `ValidatingPolicy` or `NamespacedValidatingPolicy`. */
+  kind: KyvernoPolicyKind;
+  /** `metadata.name` of the policy. */
+  name: string;
+  /** `metadata.namespace` of a NamespacedValidatingPolicy. */
+  namespace?: string;
+  /** The autogen variant that answered (`defaults`: Deployments and the like, `cronjobs`); absent for the policy as written. */
+  autogen?: string;
+  /** `none`: the request is not one the variant's matchConstraints select. */
+  result: 'pass' | 'fail' | 'skip' | 'error' | 'none';
+  /** The failure's message, the error, or why it was skipped. */
+  message?: string;
+  /** The variant's matchConstraints (generated for an autogen variant). */
+  matchConstraints: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The result of every Kyverno ValidatingPolicy of `policies` (loaded with
+ * `loadKubernetesPolicies` or `createAdmissionWebhook`) in `decision`, one per
+ * policy and autogen variant, in load order. Evaluate with `explain: true`:
+ * without it, policies the selector index ruled out have no trace and read as `none`.
+ */
+export function validatingPolicyResults(policies: PolicySet, decision: Decision): ValidatingPolicyResult[] {
+  const registry = registryOf(policies);
+  if (!registry) return [];
+  const out: ValidatingPolicyResult[] = [];
+  for (const variant of registry.kyverno.values()) {
+    const { policy } = variant;
+    const base = {
+      kind: variant.kind, name: policy.name, matchConstraints: variant.matchConstraints,
+      ...(policy.namespace !== undefined ? { namespace: policy.namespace } : {}),
+      ...(variant.autogen !== undefined ? { autogen: variant.autogen } : {}),
+    };
+    const mine = <T extends { kind?: string | undefined; policy?: string | undefined }>(x: T) => x.kind === variant.kind && x.policy === variant.name;
+    const error = decision.errors.find(mine);
+    const trace = decision.trace.find((t) => t.kind === variant.kind && t.policy === variant.name);
+    if (error && !error.ignored) out.push({ ...base, result: 'error', message: kyvernoError(error) });
+    else if (!trace) out.push({ ...base, result: 'none' });
+    else if (!trace.matched) {
+      const at = trace.mismatch?.at ?? '';
+      out.push(at.startsWith('/spec/matchConditions') ? { ...base, result: 'skip', message: trace.mismatch?.selector ?? '' } : { ...base, result: 'none' });
+    } else {
+      const violation = decision.violations.find(mine);
+      out.push(violation ? { ...base, result: 'fail', message: violation.message } : { ...base, result: 'pass' });
+    }
+  }
+  return out;
+}
