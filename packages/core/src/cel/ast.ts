@@ -42,7 +42,14 @@ export interface Facts {
    * nothing in the expression depends on their conversion, so they can be handed over unconverted.
    */
   passed: Set<string>;
+  /** Constant regular expressions given to `matches`, `find` or `findAll`, with their position (checked at load). */
+  patterns: { pattern: string; pos: number }[];
 }
+
+/** Regex functions by call form (`name/arity`, `.name/arity` for methods) and the argument holding the pattern. */
+const PATTERN_ARGUMENT: ReadonlyMap<string, number> = new Map([
+  ['matches/2', 1], ['.matches/1', 0], ['.find/1', 0], ['.findAll/1', 0], ['.findAll/2', 0],
+]);
 
 const METERED = Symbol('verdict.metered');
 const PARAMETER_ROOTS = new Set(['params', 'parameters']);
@@ -79,8 +86,12 @@ function chain(node: Node, bound: Bound): string[] | undefined {
 
 /** Collects facts and instruments the AST (idempotent: a node is instrumented once). */
 export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): Facts {
-  const facts: Facts = { roots: new Map(), paths: new Map(), parameterReads: [], calls: new Map(), passed: new Set() };
+  const facts: Facts = { roots: new Map(), paths: new Map(), parameterReads: [], calls: new Map(), patterns: [], passed: new Set() };
   const converted = new Set<string>();
+  const constantPattern = (form: string, args: readonly Node[]): void => {
+    const arg = args[PATTERN_ARGUMENT.get(form) ?? -1];
+    if (arg?.op === 'value' && typeof arg.args === 'string') facts.patterns.push({ pattern: arg.args, pos: arg.pos });
+  };
   const usePath = (path: readonly string[] | 'whole-root', name?: string): void => {
     const rootName = path === 'whole-root' ? name! : path[0]!;
     const segments = path === 'whole-root' ? 'whole' : path.slice(1);
@@ -170,6 +181,7 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
         const [name, args] = node.args as [string, Node[]];
         if (!facts.calls.has(name)) facts.calls.set(name, node.pos);
         visitAll(args, bound);
+        constantPattern(`${name}/${args.length}`, args);
         override(node, overrides.get(`${name}/${args.length}`), 0);
         return;
       }
@@ -182,6 +194,7 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
         }
         visit(receiver, bound, false);
         visitAll(args, bound);
+        constantPattern(`.${name}/${args.length}`, args);
         override(node, overrides.get(`.${name}/${args.length}`), 1);
         return;
       }

@@ -6,6 +6,7 @@
 import { closest } from '../util/suggest.js';
 import { analyse, type Node } from './ast.js';
 import type { CelEnvironment } from './env.js';
+import { compileRegex } from '../patterns/regex.js';
 import { spend } from './runtime.js';
 
 /** A syntax, type or environment error in a CEL expression; `offset` is 0-based in the expression. */
@@ -140,6 +141,14 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
     }
   }
   if (!checked.valid) throw fromLibrary(checked.error);
+  // A constant pattern RE2 cannot run is a load error, as the API server refuses it when the policy is created.
+  for (const { pattern, pos } of facts.patterns) {
+    try {
+      compileRegex(pattern);
+    } catch (error) {
+      throw new CelCompileError((error as Error).message, pos);
+    }
+  }
   const type = checked.type ?? 'dyn';
   if (options.expect && type !== options.expect && type !== 'dyn') {
     throw new CelCompileError(`the expression must evaluate to a ${options.expect}, but it gives ${type}`, 0);
