@@ -12,6 +12,8 @@ export { loadKubernetesPolicies, type KubernetesLoadOptions } from './load.js';
 export { ParamCache, type ParamLookup, type ParamQuery } from './vap/params.js';
 export { VALIDATION_FAILURE_ANNOTATION } from './vap/answer.js';
 export { validatingPolicyResults, type ValidatingPolicyResult } from './kyverno/results.js';
+export type { EvaluationMode } from './kyverno/translate.js';
+export type { KyvernoPolicyKind } from './kyverno/types.js';
 export { toAdmissionInput, NAMESPACE_NAME_LABEL } from './toInput.js';
 export { toAdmissionResponse, FAILED_OPEN_ANNOTATION, type FailurePolicy, type ResponseOptions } from './toResponse.js';
 export { NamespaceCache, type NamespaceLabelsLookup, type NamespaceWatchEvent } from './namespaces.js';

@@ -19,15 +19,19 @@ export interface CelFunction {
 
 /** A type an adapter's functions take or return (cel-js `registerType`): instances of `type` are values of `name`. */
 export interface CelType {
+  /** The type's CEL name, used in function signatures (e.g. `kyverno.Image`). */
   readonly name: string;
+  /** The class whose instances are values of the type. */
   readonly type: abstract new (...args: never[]) => unknown;
 }
 
 /** A named value every expression sees (cel-js `registerConstant`), e.g. Kyverno's `json` namespace. */
 export interface CelConstant {
+  /** The identifier expressions use (e.g. `json`). */
   readonly name: string;
   /** Its CEL type name (a {@link CelType}'s `name`, or a built-in type). */
   readonly type: string;
+  /** The value the identifier stands for. */
   readonly value: unknown;
 }
 

@@ -11,6 +11,7 @@ import type { KyvernoPolicyKind } from './types.js';
 
 /** One Kyverno policy (or autogen variant) on one request. */
 export interface ValidatingPolicyResult {
+  /** `ValidatingPolicy` or `NamespacedValidatingPolicy`. */
   kind: KyvernoPolicyKind;
   /** `metadata.name` of the policy. */
   name: string;
