@@ -137,6 +137,14 @@ export class PolicySet {
       return NONE;
     }
     if (sets.length === 0) return noMatch(policy, run, 'no parameters were found for it') && matchConditions(active, run) ? [active] : NONE;
+    if (sets.length === 1) {
+      // One parameter set (the usual binding): this trace and scope, no copies.
+      trace.parameters = sets[0]!;
+      trace.parameterSet = 0;
+      scope.parameters = sets[0]!;
+      const one: Active = { policy, scope, trace, parameterSet: 0 };
+      return matchConditions(one, run) ? [one] : NONE;
+    }
     run.trace.pop();
     const out: Active[] = [];
     sets.forEach((parameters, i) => {

@@ -220,3 +220,48 @@ spec:
     expect(load('http.get("x") == ""')).toThrow(/http is not available: it needs the network/);
   });
 });
+
+describe('a variable that passes a root through (Gatekeeper\'s anyObject)', () => {
+  const policy = (validations: string[], variable = 'has(object.kind) ? object : object') => `
+apiVersion: verdict.dev/v1
+kind: Policy
+metadata: {name: pass}
+spec:
+  variables:
+    - {name: any, expression: "input.operation == 'DELETE' && object == null ? oldObject : object"}
+    - {name: other, expression: "${variable}"}
+  validate:
+${validations.map((v, i) => `    - {name: v${i}, expression: "${v}"}`).join('\n')}
+`;
+  const input = { operation: 'CREATE', object: { kind: 'Pod', spec: { replicas: 2, ratio: 0.5, containers: [{ ports: [{ containerPort: 8080 }] }] } }, oldObject: null };
+
+  it('sees integral numbers as CEL ints along every path the validations read below it', () => {
+    const { evaluate } = setup(policy([
+      'variables.any.spec.replicas + 1 == 3',
+      'variables.any.spec.containers.all(c, c.ports.all(p, type(p.containerPort) == int))',
+      'type(variables.any.spec.ratio) == double',
+    ]));
+    const d = evaluate(input);
+    expect(d.trace[0]!.rules.map((r) => r.result)).toEqual(['pass', 'pass', 'pass']);
+    expect(d.allowed).toBe(true);
+  });
+
+  it('converts it whole when an expression uses it whole', () => {
+    const { evaluate } = setup(policy(['variables.any.spec.containers.map(c, c.ports)[0][0].containerPort + 1 == 8081', "variables.any == variables.any && type(variables.any.spec.replicas) == int"]));
+    expect(evaluate(input).allowed).toBe(true);
+  });
+
+  it('is the old object on DELETE, and shows the object as given in the trace', () => {
+    const { evaluate } = setup(policy(['variables.any.spec.replicas == 4']));
+    const old = { kind: 'Pod', spec: { replicas: 4 } };
+    const d = evaluate({ operation: 'DELETE', object: null, oldObject: old });
+    expect(d.allowed).toBe(true);
+    expect(d.trace[0]!.variables).toEqual({ any: old });
+    expect(d.trace[0]!.variables?.['any']).toBe(old);
+  });
+
+  it('keeps a value the expression computed as CEL made it (a double stays a double)', () => {
+    const { evaluate } = setup(policy(['type(variables.other.a) == double'], "object == null ? object : {'a': 1.0}"));
+    expect(evaluate(input).allowed).toBe(true);
+  });
+});

@@ -1,5 +1,5 @@
 /**
- * `pnpm --filter @verdict/bench run profile [rule|scale-<N>|review|review-mutating|load] [seconds]`:
+ * `pnpm --filter @verdict/bench run profile [rule|scale-<N>|review|review-mutating|vap|vap-gatekeeper|load] [seconds]`:
  * sets a workload up, then profiles verdict's hot path for a few seconds (the
  * V8 sampling profiler through `node:inspector`, set-up excluded) and prints
  * the top functions by self time (file:line function) and the time per file.
@@ -34,10 +34,13 @@ async function hotLoop(out: string): Promise<void> {
   } else if (target === 'review' || target === 'review-mutating') {
     const { reviewWorkload } = await import('./workloads/review.js');
     evaluate = await callOf((await reviewWorkload()).cases.find((c) => c.engine === (target === 'review' ? 'verdict-review' : 'verdict-review-mutating'))!);
+  } else if (target === 'vap' || target === 'vap-gatekeeper') {
+    const { vapWorkload } = await import('./workloads/vap.js');
+    evaluate = await callOf((await vapWorkload()).cases.find((c) => c.engine === (target === 'vap' ? 'verdict-vap' : 'verdict-gatekeeper-cel'))!);
   } else if (/^scale-\d+$/.test(target)) {
     const { scaleWorkload } = await import('./workloads/scale.js');
     evaluate = await callOf((await scaleWorkload(Number(target.slice(6)), { peers: false })).cases.find((c) => c.engine === 'verdict')!);
-  } else throw new Error(`unknown target "${target}" (rule, review, review-mutating, load, scale-<N>)`);
+  } else throw new Error(`unknown target "${target}" (rule, review, review-mutating, vap, vap-gatekeeper, load, scale-<N>)`);
   const warm = performance.now() + 500;
   while (performance.now() < warm) sink = evaluate();
   const session = new Session();

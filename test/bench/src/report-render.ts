@@ -221,6 +221,31 @@ ${section(groups, 'audit')}
 Reading and parsing is the \`yaml\` package (line numbers for every document) and \`JSON.parse\`; the deciding phase is the
 Kubernetes adapter's review plus the per-rule results every report format reads.
 
+## Workload 8: CEL, ValidatingAdmissionPolicy and Gatekeeper CEL templates
+
+The memory-limit check of the Pods above (every container has a memory limit of at most 1 Gi), written four ways.
+First in core, through \`PolicySet.evaluate\`: as a json-logic Policy (the reference), as the same Policy with a CEL
+rule, as the expression alone through \`compileCel\`, and as the expression evaluated by
+[@marcbachmann/cel-js](https://github.com/marcbachmann/cel-js) by itself with a bare \`quantity\` function (the
+library verdict's CEL runs on; see [CEL rules](concepts/cel.md#why-this-implementation)):
+
+${section(groups, 'cel')}
+
+Then end to end through \`@verdict/kubernetes\` \`review()\` of a Pod AdmissionReview: the json-logic Policy (the
+reference), a [ValidatingAdmissionPolicy](validating-admission-policy.md) with its binding and a ConfigMap parameter
+(\`paramRef\` resolved on every request), a Gatekeeper ConstraintTemplate with a \`K8sNativeValidation\` block and its
+constraint, and the ValidatingAdmissionPolicy's expression evaluated by cel-js alone (no review, no policy): the
+distance between that row and the ValidatingAdmissionPolicy row is what verdict adds (matching, the activation,
+parameters, metering, the decision, the trace and the answer).
+
+${section(groups, 'vap')}
+
+${groups.find((g) => g.id === 'vap') ? info(groups.find((g) => g.id === 'vap')!) : ''}
+
+A CEL rule runs on cel-js's tree-walking interpreter, which evaluates the expression's AST on every call, while a json-logic
+rule is compiled into closures with its constants folded (\`{quantity: "1Gi"}\` is a number before the first request).
+The cel-js rows are therefore the floor of a CEL rule's cost; what verdict adds on top of the library is in the table.
+
 ${renderBundleSection()}
 
 ## The design choices behind the numbers

@@ -37,7 +37,19 @@ export interface Facts {
   parameterReads: string[][];
   /** Functions called by name (global form), and methods called on a free name (`image.GetMetadata`), with a position. */
   calls: Map<string, number>;
+  /**
+   * Roots used only as the expression's result (`cond ? oldObject : object`) or compared with `null`:
+   * nothing in the expression depends on their conversion, so they can be handed over unconverted.
+   */
+  passed: Set<string>;
+  /** Constant regular expressions given to `matches`, `find` or `findAll`, with their position (checked at load). */
+  patterns: { pattern: string; pos: number }[];
 }
+
+/** Regex functions by call form (`name/arity`, `.name/arity` for methods) and the argument holding the pattern. */
+const PATTERN_ARGUMENT: ReadonlyMap<string, number> = new Map([
+  ['matches/2', 1], ['.matches/1', 0], ['.find/1', 0], ['.findAll/1', 0], ['.findAll/2', 0],
+]);
 
 const METERED = Symbol('verdict.metered');
 const PARAMETER_ROOTS = new Set(['params', 'parameters']);
@@ -74,7 +86,12 @@ function chain(node: Node, bound: Bound): string[] | undefined {
 
 /** Collects facts and instruments the AST (idempotent: a node is instrumented once). */
 export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): Facts {
-  const facts: Facts = { roots: new Map(), paths: new Map(), parameterReads: [], calls: new Map() };
+  const facts: Facts = { roots: new Map(), paths: new Map(), parameterReads: [], calls: new Map(), patterns: [], passed: new Set() };
+  const converted = new Set<string>();
+  const constantPattern = (form: string, args: readonly Node[]): void => {
+    const arg = args[PATTERN_ARGUMENT.get(form) ?? -1];
+    if (arg?.op === 'value' && typeof arg.args === 'string') facts.patterns.push({ pattern: arg.args, pos: arg.pos });
+  };
   const usePath = (path: readonly string[] | 'whole-root', name?: string): void => {
     const rootName = path === 'whole-root' ? name! : path[0]!;
     const segments = path === 'whole-root' ? 'whole' : path.slice(1);
@@ -90,7 +107,8 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
     next.set(name, path ? (element ? [...path, '*'] : path) : null);
     return next;
   };
-  const visit = (node: Node, bound: Bound, inChain: boolean): void => {
+  /** `passing`: the node's value is the expression's result, or is only compared with null. */
+  const visit = (node: Node, bound: Bound, inChain: boolean, passing = false): void => {
     const alternate = node.meta.alternate;
     if (alternate) return visit(alternate, bound, false);
     const macro = node.meta.macro;
@@ -117,6 +135,21 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
         }
         if (!facts.roots.has(name)) facts.roots.set(name, node.pos);
         if (!inChain) usePath('whole-root', name);
+        (passing && !inChain ? facts.passed : converted).add(name);
+        return;
+      }
+      case '?:': {
+        const [test, yes, no] = node.args as [Node, Node, Node];
+        visit(test, bound, false);
+        visit(yes, bound, false, passing);
+        visit(no, bound, false, passing);
+        return;
+      }
+      case '==': case '!=': {
+        const [left, right] = node.args as [Node, Node];
+        const isNull = (n: Node) => n.op === 'value' && n.args === null;
+        visit(left, bound, false, isNull(right));
+        visit(right, bound, false, isNull(left));
         return;
       }
       case 'comprehension': {
@@ -148,6 +181,7 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
         const [name, args] = node.args as [string, Node[]];
         if (!facts.calls.has(name)) facts.calls.set(name, node.pos);
         visitAll(args, bound);
+        constantPattern(`${name}/${args.length}`, args);
         override(node, overrides.get(`${name}/${args.length}`), 0);
         return;
       }
@@ -160,6 +194,7 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
         }
         visit(receiver, bound, false);
         visitAll(args, bound);
+        constantPattern(`.${name}/${args.length}`, args);
         override(node, overrides.get(`.${name}/${args.length}`), 1);
         return;
       }
@@ -171,7 +206,8 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
     if (isNode(x)) visit(x, bound, false);
     else if (Array.isArray(x)) for (const y of x) visitAll(y, bound);
   };
-  visit(root, new Map(), false);
+  visit(root, new Map(), false, true);
+  for (const name of converted) facts.passed.delete(name);
   return facts;
 }
 

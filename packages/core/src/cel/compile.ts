@@ -6,6 +6,7 @@
 import { closest } from '../util/suggest.js';
 import { analyse, type Node } from './ast.js';
 import type { CelEnvironment } from './env.js';
+import { compileRegex } from '../patterns/regex.js';
 import { spend } from './runtime.js';
 
 /** A syntax, type or environment error in a CEL expression; `offset` is 0-based in the expression. */
@@ -33,6 +34,8 @@ export interface CompiledCel {
   readonly roots: readonly string[];
   /** Per root: a trie of the constant paths read below it, or `'whole'` (see {@link PathTrie}). */
   readonly paths: ReadonlyMap<string, PathTrie>;
+  /** Roots only passed through (the result, or compared with null): given unconverted (see `Facts.passed`). */
+  readonly passed: ReadonlySet<string>;
   /** Constant `params.x.y` / `parameters.x.y` reads (segments after the root). */
   readonly parameterReads: readonly (readonly string[])[];
   /** The checked result type (`bool`, `string`, `dyn`, …). */
@@ -49,27 +52,67 @@ interface Parsed {
 const ALWAYS = ['variables'];
 
 /** The constant paths read below a root: `true` where a value is read whole. */
-export type PathTrie = true | Map<string, PathTrie>;
+export type PathTrie = true | PathNode;
+
+/** The keys read below a value (in arrays, so the per-request walk allocates no iterator). */
+export interface PathNode {
+  /** What is read below every element of a list (a comprehension's range), if anything. */
+  readonly each: PathTrie | undefined;
+  readonly keys: readonly string[];
+  /** `subs[i]` is what is read below `keys[i]`. */
+  readonly subs: readonly PathTrie[];
+}
+
+type Building = Map<string, true | Building>;
+
+function node(map: Building): PathNode {
+  const keys: string[] = [];
+  const subs: PathTrie[] = [];
+  for (const [key, sub] of map) {
+    if (key === '*' || key === '') continue;
+    keys.push(key);
+    subs.push(sub === true ? true : node(sub));
+  }
+  const each = map.get('*');
+  return { each: each === undefined || each === true ? each : node(each), keys, subs };
+}
+
+/** Everything `a` or `b` reads. */
+export function mergeTries(a: PathTrie | undefined, b: PathTrie): PathTrie {
+  if (a === undefined) return b;
+  if (a === true || b === true) return true;
+  const keys = [...a.keys];
+  const subs = [...a.subs];
+  b.keys.forEach((key, i) => {
+    const at = keys.indexOf(key);
+    if (at < 0) {
+      keys.push(key);
+      subs.push(b.subs[i]!);
+    } else subs[at] = mergeTries(subs[at], b.subs[i]!);
+  });
+  const each = a.each === undefined ? b.each : b.each === undefined ? a.each : mergeTries(a.each, b.each);
+  return { each, keys, subs };
+}
 
 function trie(paths: string[][] | 'whole' | undefined): PathTrie {
   if (paths === undefined || paths === 'whole') return true;
-  const root = new Map<string, PathTrie>();
+  const root: Building = new Map();
   for (const path of paths) {
-    let node: Map<string, PathTrie> = root;
+    let at: Building = root;
     for (let i = 0; i < path.length; i++) {
       const seg = path[i]!;
-      const next = node.get(seg);
+      const next = at.get(seg);
       if (next === true) break;
-      if (i === path.length - 1) node.set(seg, true);
-      else if (next) node = next;
+      if (i === path.length - 1) at.set(seg, true);
+      else if (next) at = next;
       else {
-        const fresh = new Map<string, PathTrie>();
-        node.set(seg, fresh);
-        node = fresh;
+        const fresh: Building = new Map();
+        at.set(seg, fresh);
+        at = fresh;
       }
     }
   }
-  return root;
+  return node(root);
 }
 
 export function buildCel(expression: string, options: CelCompileOptions): CompiledCel {
@@ -98,6 +141,14 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
     }
   }
   if (!checked.valid) throw fromLibrary(checked.error);
+  // A constant pattern RE2 cannot run is a load error, as the API server refuses it when the policy is created.
+  for (const { pattern, pos } of facts.patterns) {
+    try {
+      compileRegex(pattern);
+    } catch (error) {
+      throw new CelCompileError((error as Error).message, pos);
+    }
+  }
   const type = checked.type ?? 'dyn';
   if (options.expect && type !== options.expect && type !== 'dyn') {
     throw new CelCompileError(`the expression must evaluate to a ${options.expect}, but it gives ${type}`, 0);
@@ -106,6 +157,7 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
     expression,
     roots: [...facts.roots.keys()],
     paths: new Map([...facts.roots.keys()].map((r) => [r, trie(facts.paths.get(r))])),
+    passed: facts.passed,
     parameterReads: facts.parameterReads,
     type,
     run(activation) {

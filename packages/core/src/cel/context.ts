@@ -63,7 +63,7 @@ export function unitCel(spec: JsonObject, template: { kind: string; name: string
     constants: [...(options?.constants ?? []), ...(own.constants ?? [])],
     overrides: { ...(options?.overrides ?? {}), ...(own.overrides ?? {}) },
   } : (options ?? {}));
-  const context: CelContext = { environment, profile, refuse, variables: new Map() };
+  const context: CelContext = { environment, profile, refuse, variables: new Map(), variableReads: new Map() };
   const parameterReads: CelParameterRead[] = [];
   const compileAt = (expression: unknown, where: string, expect?: 'bool' | 'string'): CompiledCel => {
     const compiled = compileInContext(context, expression as string, expect);

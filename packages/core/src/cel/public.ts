@@ -43,8 +43,8 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
     type: compiled.type,
     evaluate(variables = {}) {
       const act = Object.create(null) as Record<string, unknown>;
-      const cache = new Map<object, unknown>();
-      for (const [k, v] of Object.entries(variables)) act[k] = view(v, compiled.paths.get(k) ?? true, cache);
+      const conversions = { cache: new Map<object, unknown>() };
+      for (const [k, v] of Object.entries(variables)) act[k] = view(v, compiled.paths.get(k) ?? true, conversions);
       try {
         return fromCel(withMeter(budget === undefined ? UNMETERED : new CostMeter(budget), () => compiled.run(act)));
       } catch (error) {

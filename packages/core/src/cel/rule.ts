@@ -6,7 +6,7 @@
  */
 import type { Fn, Scope } from '../logic/scope.js';
 import { ownGet } from '../util/object.js';
-import { buildCel, type CompiledCel, type PathTrie } from './compile.js';
+import { buildCel, mergeTries, type CompiledCel, type PathTrie } from './compile.js';
 import type { CelOptions } from './context.js';
 import type { CelEnvironment } from './env.js';
 import { withMeter } from './runtime.js';
@@ -41,7 +41,10 @@ export interface CelProfile {
    * set's `CelOptions` (e.g. Kyverno's libraries in Kyverno policies, not in ValidatingAdmissionPolicies).
    */
   readonly extensions?: Pick<CelOptions, 'functions' | 'types' | 'constants' | 'overrides' | 'refuse'>;
-  /** The root values, built once per policy evaluation (per parameter set) from the input and the parameters. */
+  /**
+   * The root values, built once per policy evaluation (per parameter set) from the input and the parameters.
+   * A name of `names` may also be a getter of the object's class (computed only when an expression reads it).
+   */
   activation(input: Readonly<Record<string, unknown>>, parameters: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
 }
 
@@ -64,36 +67,61 @@ export interface CelContext {
   readonly refuse: ReadonlyMap<string, string>;
   /** `spec.variables`, in order, compiled. */
   readonly variables: Map<string, CompiledCel>;
+  /**
+   * What the unit's expressions read below `variables.<name>` (`true` for a variable read whole), filled as they
+   * compile; `*` when an expression reads `variables` itself whole.
+   */
+  readonly variableReads: Map<string, PathTrie>;
 }
 
-/** Per-scope CEL state: conversions, the profile's activation and computed variables of one evaluation. */
+/**
+ * Per-scope CEL state: conversions, the profile's activation and computed variables of one evaluation.
+ * The collections are made when first needed: most evaluations convert nothing and have no variables.
+ */
 class State {
-  readonly cache: CelCache = new Map();
-  readonly values = new Map<string, unknown>();
-  readonly computing = new Set<string>();
+  #cache: CelCache | undefined;
+  #values: Map<string, unknown> | undefined;
+  #computing: Set<string> | undefined;
+  /** Variables whose value is a root passed through unconverted (the JSON itself, for the trace). */
+  passed: Map<string, unknown> | undefined;
   activation: Readonly<Record<string, unknown>> | undefined;
   variables: object | undefined;
   constructor(readonly input: unknown, readonly parameters: unknown) {}
+  get cache(): CelCache {
+    return (this.#cache ??= new Map());
+  }
+  get values(): Map<string, unknown> {
+    return (this.#values ??= new Map());
+  }
+  get computing(): Set<string> {
+    return (this.#computing ??= new Set());
+  }
+  /** The computed variables so far (none when no variable was read). */
+  get computed(): ReadonlyMap<string, unknown> | undefined {
+    return this.#values;
+  }
 }
 
-const STATES = new WeakMap<Scope, State>();
+/** Key of {@link CelContext.variableReads} for "every variable is read whole" (never a CEL identifier). */
+const ALL_VARIABLES = '*';
 const ROOT: Item = { data: undefined, item: false };
 
 function stateOf(scope: Scope): State {
-  let state = STATES.get(scope);
+  let state = scope.cel as State | undefined;
   if (!state || state.input !== scope.input || state.parameters !== scope.parameters) {
     state = new State(scope.input, scope.parameters);
-    STATES.set(scope, state);
+    scope.cel = state;
   }
   return state;
 }
 
 /** The values of the variables computed so far in this scope (JSON), for the trace. */
 export function computedVariables(scope: Scope): Record<string, unknown> | undefined {
-  const state = STATES.get(scope);
-  if (!state || state.values.size === 0) return undefined;
+  const state = scope.cel as State | undefined;
+  const values = state?.computed;
+  if (!values || values.size === 0) return undefined;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of state.values) out[k] = fromCel(v);
+  for (const [k, v] of values) out[k] = state.passed?.has(k) ? state.passed.get(k) : fromCel(v);
   return out;
 }
 
@@ -105,7 +133,13 @@ function variablesOf(ctx: CelContext, scope: Scope, state: State): object {
     if (state.computing.has(name)) throw new Error(`variable "${name}" refers to itself`);
     state.computing.add(name);
     try {
-      const value = compiled.run(activation(ctx, compiled, scope, ROOT));
+      const act = activation(ctx, compiled, scope, ROOT);
+      let value = compiled.run(act);
+      if (isPassed(value, act, compiled)) {
+        // The value is a root as given (say Gatekeeper's anyObject): convert only what the unit reads below it.
+        (state.passed ??= new Map()).set(name, value);
+        value = view(value, ctx.variableReads.has(ALL_VARIABLES) ? true : ctx.variableReads.get(name) ?? true, state);
+      }
       state.values.set(name, value);
       return value;
     } catch (error) {
@@ -114,13 +148,26 @@ function variablesOf(ctx: CelContext, scope: Scope, state: State): object {
       state.computing.delete(name);
     }
   };
+  // cel-js asks for the descriptor before each read of variables.<name>: one per name and evaluation.
+  const descriptors = new Map<string, PropertyDescriptor>();
+  const describe = (name: string): PropertyDescriptor => {
+    let d = descriptors.get(name);
+    if (!d) descriptors.set(name, (d = { value: compute(name), writable: false, enumerable: true, configurable: true }));
+    return d;
+  };
   state.variables = new Proxy({}, {
     get: (_t, key) => (key === 'constructor' ? Object : typeof key === 'string' && ctx.variables.has(key) ? compute(key) : undefined),
-    getOwnPropertyDescriptor: (_t, key) => (typeof key === 'string' && ctx.variables.has(key) ? { value: compute(key), writable: false, enumerable: true, configurable: true } : undefined),
+    getOwnPropertyDescriptor: (_t, key) => (typeof key === 'string' && ctx.variables.has(key) ? describe(key) : undefined),
     has: (_t, key) => typeof key === 'string' && ctx.variables.has(key),
     ownKeys: () => [...ctx.variables.keys()],
   });
   return state.variables;
+}
+
+function isPassed(value: unknown, act: Record<string, unknown>, compiled: CompiledCel): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  for (const name of compiled.passed) if (act[name] === value) return true;
+  return false;
 }
 
 /** The current item of a json-logic iteration, for `{cel}` inside `all`/`some`/…: CEL sees it as `item`. */
@@ -134,8 +181,8 @@ function rootValue(ctx: CelContext, name: string, scope: Scope, at: Item & { sta
   if (at.item && name === 'item') return at.data;
   if (name === 'input' && !ctx.profile) return scope.input;
   if (ctx.profile) {
-    at.state.activation ??= ctx.profile.activation(scope.input as Record<string, unknown>, (scope.parameters ?? {}) as Record<string, unknown>);
-    return ownGet(at.state.activation, name);
+    const act = (at.state.activation ??= ctx.profile.activation(scope.input as Record<string, unknown>, (scope.parameters ?? {}) as Record<string, unknown>));
+    return ctx.profile.names.includes(name) ? act[name] : ownGet(act, name);
   }
   if (name === 'parameters' || name === 'params') return scope.parameters;
   return ownGet(scope.input, name);
@@ -146,30 +193,37 @@ function rootValue(ctx: CelContext, name: string, scope: Scope, at: Item & { sta
  * ints), copy-on-write: a rule reading `object.spec.containers[*].resources.limits.memory` allocates
  * nothing when those are strings, and the rest of the object is never visited. `'*'` stands for every
  * element of a list (a comprehension's range). Frozen values (parameters) convert whole, once per process.
+ * `conversions.cache` is read only when a container converts.
  */
-export function view(value: unknown, paths: PathTrie, cache: CelCache): unknown {
-  if (paths === true || typeof value === 'number') return toCel(value, cache);
-  if (value === null || typeof value !== 'object') return value;
-  if (Object.isFrozen(value)) return toCel(value, cache);
+export function view(value: unknown, paths: PathTrie, conversions: { readonly cache: CelCache }): unknown {
+  if (value !== null && typeof value === 'object' && Object.isFrozen(value)) return toCel(value, conversions.cache);
+  return below(value, paths, conversions);
+}
+
+/** {@link view} below the root (a frozen object there is walked like any other: the result is the same). */
+function below(value: unknown, paths: PathTrie, conversions: { readonly cache: CelCache }): unknown {
+  if (value === null || typeof value !== 'object') return typeof value === 'number' ? toCel(value) : value;
+  if (paths === true) return toCel(value, conversions.cache);
   if (Array.isArray(value)) {
-    const each = paths.get('*');
+    const each = paths.each;
     if (!each) return value;
     let copy: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
-      const next = view(item, each, cache);
+      const next = below(item, each, conversions);
       if (next !== item) (copy ??= value.slice())[i] = next;
     }
     return copy ?? value;
   }
   const proto = Object.getPrototypeOf(value) as unknown;
-  if (proto !== Object.prototype && proto !== null) return toCel(value, cache);
+  if (proto !== Object.prototype && proto !== null) return toCel(value, conversions.cache);
   let copy: Record<string, unknown> | undefined;
-  for (const [key, sub] of paths) {
-    if (key === '*' || key === '') continue;
+  const { keys, subs } = paths;
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
     const item = ownGet(value, key);
     if (item === undefined) continue;
-    const next = view(item, sub, cache);
+    const next = below(item, subs[i]!, conversions);
     if (next !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = next;
   }
   return copy ?? value;
@@ -182,7 +236,9 @@ function activation(ctx: CelContext, compiled: CompiledCel, scope: Scope, at: It
   const roots = compiled.roots;
   for (let i = 0; i < roots.length; i++) {
     const name = roots[i]!;
-    const value = name === 'variables' ? variablesOf(ctx, scope, state) : view(rootValue(ctx, name, scope, where), compiled.paths.get(name)!, state.cache);
+    const value = name === 'variables' ? variablesOf(ctx, scope, state)
+      : compiled.passed.has(name) ? rootValue(ctx, name, scope, where)
+      : view(rootValue(ctx, name, scope, where), compiled.paths.get(name)!, state);
     if (value !== undefined) act[name] = value;
   }
   return act;
@@ -229,5 +285,9 @@ export function celCondition(ctx: CelContext, compiled: CompiledCel): Fn {
 /** Compiles `expression` in the context (errors: `CelCompileError`). */
 export function compileInContext(ctx: CelContext, expression: string, expect?: 'bool' | 'string'): CompiledCel {
   const options = { environment: ctx.environment, refuse: ctx.refuse, ...(ctx.profile ? { names: ctx.profile.names } : {}), ...(expect ? { expect } : {}) };
-  return buildCel(expression, options);
+  const compiled = buildCel(expression, options);
+  const reads = compiled.paths.get('variables');
+  if (reads === true || reads?.each !== undefined) ctx.variableReads.set(ALL_VARIABLES, true);
+  else if (reads) reads.keys.forEach((name, i) => ctx.variableReads.set(name, mergeTries(ctx.variableReads.get(name), reads.subs[i]!)));
+  return compiled;
 }

@@ -18,6 +18,8 @@ export interface Scope {
   overlay: boolean;
   /** The evaluation's cost meter: work that grows with the input spends from it. */
   meter: CostMeter;
+  /** CEL's state for this scope (conversions, activation, variables), made by the first CEL rule that runs. */
+  cel?: object;
 }
 
 export type Fn = (data: unknown, scope: Scope) => unknown;

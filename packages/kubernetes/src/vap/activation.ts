@@ -14,8 +14,13 @@ type Json = Record<string, unknown>;
 const requests = new WeakMap<object, Json>();
 const namespaces = new WeakMap<object, Json | null>();
 
-function groupVersion(value: unknown, last: 'kind' | 'resource'): Json {
-  return { group: str(own(value, 'group')), version: str(own(value, 'version')), [last]: str(own(value, last)) };
+// Two functions with literal keys (a computed key would give every object a slow shape).
+function groupVersionKind(value: unknown): Json {
+  return isObject(value) ? { group: str(own(value, 'group')), version: str(own(value, 'version')), kind: str(own(value, 'kind')) } : { group: '', version: '', kind: '' };
+}
+
+function groupVersionResource(value: unknown): Json {
+  return isObject(value) ? { group: str(own(value, 'group')), version: str(own(value, 'version')), resource: str(own(value, 'resource')) } : { group: '', version: '', resource: '' };
 }
 
 /** Sets `key` when `value` is not empty (the apiserver's `omitempty`). */
@@ -39,10 +44,10 @@ export function celRequest(input: Json): Json {
   if (isObject(extra) && Object.keys(extra).length > 0) userInfo['extra'] = extra;
   const request: Json = {
     uid: str(own(input, 'uid')),
-    kind: groupVersion(own(input, 'kind'), 'kind'),
-    resource: groupVersion(own(input, 'resource'), 'resource'),
-    requestKind: groupVersion(own(input, 'requestKind') ?? own(input, 'kind'), 'kind'),
-    requestResource: groupVersion(own(input, 'requestResource') ?? own(input, 'resource'), 'resource'),
+    kind: groupVersionKind(own(input, 'kind')),
+    resource: groupVersionResource(own(input, 'resource')),
+    requestKind: groupVersionKind(own(input, 'requestKind') ?? own(input, 'kind')),
+    requestResource: groupVersionResource(own(input, 'requestResource') ?? own(input, 'resource')),
     operation: str(own(input, 'operation')),
     userInfo,
     dryRun: own(input, 'dryRun') === true,
@@ -74,13 +79,33 @@ export function celNamespaceObject(input: Json): Json | null {
 }
 
 /**
- * The activation of a ValidatingAdmissionPolicy expression for one input and
- * one parameter object. `request` and `namespaceObject` are built when an
- * expression first reads them (most read only `object`).
+ * The activation of admission expressions for one input: `object`,
+ * `oldObject` and `params` are own fields; `request` and `namespaceObject`
+ * are getters of the class, built when an expression first reads them (most
+ * read only `object`). One class: every activation has the same shape.
  */
-export function admissionActivation(input: Json, params: unknown): Json {
-  const out: Json = { object: own(input, 'object') ?? null, oldObject: own(input, 'oldObject') ?? null, params: params === undefined ? null : params };
-  Object.defineProperty(out, 'request', { enumerable: true, get: () => celRequest(input) });
-  Object.defineProperty(out, 'namespaceObject', { enumerable: true, get: () => celNamespaceObject(input) });
-  return out;
+export class AdmissionActivation {
+  readonly object: unknown;
+  readonly oldObject: unknown;
+  readonly params: unknown;
+  readonly #input: Json;
+  constructor(input: Json, params: unknown) {
+    this.#input = input;
+    this.object = own(input, 'object') ?? null;
+    this.oldObject = own(input, 'oldObject') ?? null;
+    this.params = params === undefined ? null : params;
+  }
+
+  get request(): Json {
+    return celRequest(this.#input);
+  }
+
+  get namespaceObject(): Json | null {
+    return celNamespaceObject(this.#input);
+  }
+}
+
+/** The activation of a ValidatingAdmissionPolicy expression for one input and one parameter object. */
+export function admissionActivation(input: Json, params: unknown): Readonly<Record<string, unknown>> {
+  return new AdmissionActivation(input, params) as unknown as Readonly<Record<string, unknown>>;
 }

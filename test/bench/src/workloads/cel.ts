@@ -33,8 +33,8 @@ const JSON_LOGIC = policy(`      rule:
 
 const CEL = policy(`      expression: "${MEMORY_EXPRESSION}"`);
 
-/** cel-js alone: the expression with a minimal quantity type (decimal and binary suffixes, compareTo). */
-function bareLibrary(): (activation: Record<string, unknown>) => unknown {
+/** cel-js alone: `expression` with a minimal quantity type (decimal and binary suffixes, compareTo). */
+export function bareLibrary(expression = MEMORY_EXPRESSION): (activation: Record<string, unknown>) => unknown {
   class Quantity {
     constructor(readonly value: number) {}
   }
@@ -42,7 +42,7 @@ function bareLibrary(): (activation: Record<string, unknown>) => unknown {
     .registerType('kubernetes.Quantity', Quantity)
     .registerFunction('quantity(string): kubernetes.Quantity', (s: string) => new Quantity(parseQuantity(s)))
     .registerFunction('kubernetes.Quantity.compareTo(kubernetes.Quantity): int', (a: Quantity, b: Quantity) => BigInt(Math.sign(a.value - b.value)));
-  const parsed = env.parse(MEMORY_EXPRESSION);
+  const parsed = env.parse(expression);
   const checked = parsed.check();
   if (!checked.valid) throw checked.error ?? new Error('type check failed');
   return (activation) => parsed(activation);

@@ -3,11 +3,14 @@
  * AdmissionReview: as a json-logic Policy (the reference), as a
  * ValidatingAdmissionPolicy with its binding and a ConfigMap parameter (CEL,
  * `paramRef` resolved on every request), and as a Gatekeeper ConstraintTemplate
- * with a K8sNativeValidation block and its constraint. Target: the
+ * with a K8sNativeValidation block and its constraint; and the VAP's
+ * expression evaluated by @marcbachmann/cel-js alone (no review, no policy),
+ * so what the adapter and core add is visible. Target: the
  * ValidatingAdmissionPolicy at most 2× the json-logic Policy.
  */
 import { admissionReviewFor, createAdmissionWebhook, type AdmissionReview, type AdmissionWebhook, type KubernetesObject } from '@verdict/kubernetes';
 import type { Job } from '../jobs.js';
+import { bareLibrary } from './cel.js';
 import { measure, type Case, type Group } from '../method.js';
 import { badPods, goodPods, rotate } from '../pods.js';
 
@@ -96,17 +99,25 @@ export async function vapWorkload(): Promise<Group> {
     for (const review of reviews) expect(await allowed(webhook, review), `${name} allows the good Pods`);
     expect(!(await allowed(webhook, bad)), `${name} denies the 20Gi Pod`);
   }
+  const expression = CHECK.replace('LIMIT', 'params.data.limit');
+  const bare = bareLibrary(expression);
+  const params = { data: { limit: '1Gi' } };
+  const objects = reviews.map((r) => ({ object: r.request.object, params }));
+  for (const activation of objects) expect(bare(activation) === true, 'cel-js alone allows the good Pods');
+  expect(bare({ object: bad.request.object, params }) === false, 'cel-js alone denies the 20Gi Pod');
   const next = rotate(reviews);
+  const nextObject = rotate(objects);
   const cases: Case[] = [
     { name: 'json-logic Policy: `webhook.review(admissionReview)`', engine: 'verdict', reference: true, fn: () => webhooks.jsonLogic.review(next()) },
     { name: 'ValidatingAdmissionPolicy + binding + ConfigMap parameter (CEL): `webhook.review`', engine: 'verdict-vap', fn: () => webhooks.vap.review(next()) },
     { name: 'Gatekeeper ConstraintTemplate with K8sNativeValidation + constraint: `webhook.review`', engine: 'verdict-gatekeeper-cel', fn: () => webhooks.gatekeeper.review(next()) },
+    { name: "@marcbachmann/cel-js alone: the ValidatingAdmissionPolicy's expression (bare quantity function, no review)", engine: 'cel-js', fn: () => bare(nextObject()) },
   ];
   return {
     id: 'vap',
     title: 'The memory-limit check through `review()`: json-logic Policy, ValidatingAdmissionPolicy, Gatekeeper CEL template (Pod with 3 containers)',
     cases,
-    info: { pods: reviews.length },
+    info: { pods: reviews.length, expression },
   };
 }
 
