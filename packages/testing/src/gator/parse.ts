@@ -6,9 +6,10 @@
  * `violations: yes` is the string "yes". Paths are relative to the suite file.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { compileRegex, sourceLocation } from '@verdict/core';
-import { SuiteError, type SuiteProblem } from '../errors.js';
+import { compileRegex } from '@verdict/core';
+import { SuiteError } from '../errors.js';
 import { parseSuiteDocuments, readSuiteText } from '../suite/parse.js';
+import { DocumentReader } from '../suite/reader.js';
 import type { Assertion } from '../suite/types.js';
 
 /** The API group of gator suites. */
@@ -68,14 +69,7 @@ const TEST_KEYS = ['name', 'template', 'constraint', 'expansion', 'invalid', 'sk
 const CASE_KEYS = ['name', 'object', 'inventory', 'skip', 'assertions'];
 const ASSERTION_KEYS = ['violations', 'message'];
 
-class Reader {
-  readonly problems: SuiteProblem[] = [];
-  constructor(private readonly doc: Raw, private readonly file: string, private readonly dir: string) {}
-
-  report(path: string, message: string): void {
-    const loc = sourceLocation(this.doc, path);
-    this.problems.push({ file: this.file, path, message, ...(loc ? { line: loc.line, column: loc.column } : {}) });
-  }
+class Reader extends DocumentReader {
 
   keys(value: Raw, known: readonly string[], at: string, what: string): void {
     for (const key of Object.keys(value)) if (!known.includes(key)) this.report(`${at}/${key}`, `unknown key "${key}" in ${what} (known: ${known.join(', ')})`);
@@ -146,8 +140,8 @@ class Reader {
       skip: this.flag(raw, 'skip', at),
       assertions: assertions.map((a, i) => this.assertion(a, `${at}/assertions/${i}`)),
     };
-    const loc = sourceLocation(this.doc, at);
-    if (loc) out.line = loc.line;
+    const line = this.lineOf(at);
+    if (line !== undefined) out.line = line;
     return out;
   }
 

@@ -8,9 +8,9 @@
  * generation checks) are refused with the reason.
  */
 import { isAbsolute, resolve } from 'node:path';
-import { sourceLocation } from '@verdict/core';
-import { SuiteError, type SuiteProblem } from '../errors.js';
+import { SuiteError } from '../errors.js';
 import { parseSuiteDocuments, readSuiteText } from '../suite/parse.js';
+import { DocumentReader } from '../suite/reader.js';
 
 /** The API group of Kyverno CLI test files. */
 export const KYVERNO_CLI_GROUP = 'cli.kyverno.io';
@@ -73,14 +73,7 @@ export function looksLikeKyvernoTest(text: string): boolean {
 type Raw = Record<string, unknown>;
 const isRaw = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-class Reader {
-  readonly problems: SuiteProblem[] = [];
-  constructor(private readonly doc: Raw, private readonly file: string, private readonly dir: string) {}
-
-  report(path: string, message: string): void {
-    const loc = sourceLocation(this.doc, path);
-    this.problems.push({ file: this.file, path, message, ...(loc ? { line: loc.line, column: loc.column } : {}) });
-  }
+class Reader extends DocumentReader {
 
   path(value: unknown, at: string): string {
     if (typeof value !== 'string' || value === '') {
@@ -142,8 +135,8 @@ class Reader {
       kind: typeof raw['kind'] === 'string' ? raw['kind'] : '', result: result as KyvernoResultStatus,
     };
     if (operation === 'CREATE' || operation === 'UPDATE' || operation === 'DELETE') out.operation = operation;
-    const loc = sourceLocation(this.doc, at);
-    if (loc) out.line = loc.line;
+    const line = this.lineOf(at);
+    if (line !== undefined) out.line = line;
     return out;
   }
 }
