@@ -207,7 +207,7 @@ Either way the work grows with the input's length, not with the number of ways t
 ## Workload 7: \`verdict audit\`
 
 \`verdict audit\` of ${Number(groups.find((g) => g.id === 'audit')?.info?.['objects'] ?? 10004).toLocaleString('en-US')} objects against the
-example webhook's validating policies (seed 003's memory limits, allowed registries, protected namespaces): the
+example webhook's validating policies (the default-and-overrides memory limits, allowed registries, protected namespaces): the
 workload-1 Pods, half in multi-document YAML files of 100 and half in JSON \`kind: List\` files of 1,000, plus the team
 Namespaces whose labels the memory constraint selects on; every tenth Pod is denied. The CLI runs in-process
 (\`main(['audit', …])\`, \`-o json\` to a discarded stream) in a fresh process per run, after one warm-up audit; its phases come

@@ -1,6 +1,6 @@
 /**
  * Workload 7: `verdict audit` of 10,000 objects against the demo's webhook
- * policies (examples/kubernetes-webhook/policies/validating: seed 003's memory
+ * policies (examples/kubernetes-webhook/policies/validating: the default-and-overrides memory
  * limits, allowed registries, protected namespaces), in a fresh process.
  * The manifests are the workload-1 Pods (half in multi-document YAML files of
  * 100, half in JSON `kind: List` files of 1,000) and the four team Namespaces

@@ -1,6 +1,6 @@
 /**
  * Workload 1 (target 1): one admission decision for one Pod. verdict runs
- * seed 003's memory constraint (three parameterSelection entries, selectors
+ * the default-and-overrides memory constraint (Gatekeeper feature request #3082) (three parameterSelection entries, selectors
  * over namespace labels) with the registry check, on the raw Pod; the
  * hand-written baseline does the same work (selection, quantity and image
  * parsing) in plain JS; the peers run the bare rule on the normalised Pod.
@@ -148,7 +148,7 @@ export async function ruleWorkload(): Promise<Group> {
   cases.push({ name: 'json-rules-engine `engine.run` (async)', engine: 'json-rules-engine', async: true, fn: () => jre(nextNorm()) });
   return {
     id: 'rule',
-    title: 'Workload 1: one admission decision (seed 003 memory constraint + registry check, Pod with 3 containers)',
+    title: 'Workload 1: one admission decision (the default-and-overrides memory constraint + registry check, Pod with 3 containers)',
     cases,
     info: { pods: good.length, containers: 3, podJsonBytes: JSON.stringify(good[0]!.object).length },
   };
