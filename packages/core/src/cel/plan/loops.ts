@@ -8,7 +8,7 @@
 import { spend } from '../runtime.js';
 import { lazyField } from './fields.js';
 import { binder, type Planner, type Scope } from './plan.js';
-import { NotPlanned, type ComprehensionArgs, type Evaluator, type PlanNode, type Step } from './node.js';
+import { NotPlanned, type ComprehensionArgs, type Evaluator, type Frame, type PlanNode, type Step } from './node.js';
 
 function sizeOf(items: unknown): number {
   if (Array.isArray(items)) return items.length;
@@ -42,13 +42,18 @@ export function planComprehension(p: Planner, node: PlanNode, scope: Scope): Ste
   const step = p.plan(a.step, { vars, accu, count: scope.count });
   const { condition, result } = a;
   if (typeof result !== 'function' || (condition !== undefined && typeof condition !== 'function')) throw new NotPlanned('comprehension shape');
+  /** The range (metered, as a list) and the accumulator's initial value, in its slot. */
+  const start = (f: Frame): unknown[] => {
+    const raw = range(f);
+    spend(sizeOf(raw));
+    const items = iterable(ev, raw, a.iterable);
+    f.slots[accu] = init(f);
+    return items;
+  };
   if (a.errorsAreFatal) {
     return (f) => {
-      const raw = range(f);
-      spend(sizeOf(raw));
-      const items = iterable(ev, raw, a.iterable);
-      let acc = init(f);
-      f.slots[accu] = acc;
+      const items = start(f);
+      let acc = f.slots[accu];
       for (let i = 0; i < items.length; i++) {
         if (condition && !condition(acc)) break;
         bind(f, iter, items[i]);
@@ -59,11 +64,8 @@ export function planComprehension(p: Planner, node: PlanNode, scope: Scope): Ste
   }
   if (!condition) throw new NotPlanned('quantifier without condition');
   return (f) => {
-    const raw = range(f);
-    spend(sizeOf(raw));
-    const items = iterable(ev, raw, a.iterable);
-    let acc = init(f);
-    f.slots[accu] = acc;
+    const items = start(f);
+    let acc = f.slots[accu];
     let error: Error | undefined;
     for (let i = 0; i < items.length; i++) {
       if (!condition(acc)) return result(acc);
