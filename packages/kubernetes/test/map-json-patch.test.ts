@@ -40,6 +40,13 @@ describe('MutatingAdmissionPolicy with JSONPatch mutations', () => {
     expect(decision.trace[0]!.rules[0]).toMatchObject({ rule: 'mutations[0]', result: 'skipped', message: expect.stringContaining('not applied: cannot test at /spec/containers/0/name') });
   });
 
+  it('applies a mutation whose test operation holds, test included in the patch', async () => {
+    const { run } = setup(bound('guarded.example.com', ['[JSONPatch{op: "test", path: "/spec/containers/0/name", value: "app"}, JSONPatch{op: "add", path: "/metadata/labels", value: {"tested": "yes"}}]']));
+    const { patch, patched } = await run(pod({ name: 'p' }));
+    expect(patch).toEqual([{ op: 'test', path: '/spec/containers/0/name', value: 'app' }, { op: 'add', path: '/metadata/labels', value: { tested: 'yes' } }]);
+    expect(labelsOf(patched)).toEqual({ tested: 'yes' });
+  });
+
   it('denies under failurePolicy Fail when an operation fails, and never half-applies the mutation', async () => {
     const { run } = setup(bound('broken.example.com', ['[JSONPatch{op: "add", path: "/metadata/labels/a", value: "x"}, JSONPatch{op: "remove", path: "/spec/nothing"}]']));
     const { response } = await run(pod({ name: 'p', labels: {} }));
