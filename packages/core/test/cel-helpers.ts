@@ -1,6 +1,11 @@
-/** Table-driven CEL cases (ported from Kubernetes' library tests): an expression and its value or error. */
+/**
+ * Table-driven CEL cases (ported from Kubernetes' library tests): an expression and its value or error.
+ * Each case also runs through the planner and through cel-js's own evaluation, which must agree.
+ */
 import { compileCel } from '@verdict/core';
 import { expect, it } from 'vitest';
+import { toCel } from '../src/cel/values.js';
+import { bothWays, sameOutcome } from './cel-differential.js';
 
 export type CelCase = readonly [name: string, expression: string, expected: unknown];
 
@@ -25,6 +30,8 @@ export function celCases(cases: readonly CelCase[], variables: Record<string, un
       return;
     }
     const compiled = compileCel(expression);
+    const both = bothWays(expression, Object.fromEntries(Object.entries(variables).map(([k, v]) => [k, toCel(v)])));
+    expect(both && sameOutcome(both.plan, both.library), 'the planner and cel-js agree').toBe(true);
     if (isError(expected)) expect(() => compiled.evaluate(variables)).toThrow(expected.error);
     else expect(compiled.evaluate(variables)).toEqual(expected);
   });

@@ -133,6 +133,12 @@ spec: {policyName: p.example.com, validationActions: [Deny]}
     expect(p!.message).toContain('did you mean "replicas.example.com"');
   });
 
+  it('reports a policy that does not load once, not again at its binding', () => {
+    const broken = policy('replicas.example.com', { failurePolicy: 'Fial', validations: [{ expression: 'object.spec.replicas <= 5' }] });
+    const problems = problemsOf([broken, binding('b.example.com', 'replicas.example.com')]);
+    expect(problems).toEqual([expect.objectContaining({ document: 0, path: '/spec/failurePolicy' })]);
+  });
+
   it('checks audit annotation keys as the API server does: <policy>/<key> must be a qualified name', () => {
     const [p] = problemsOf([policy('p.example.com', { auditAnnotations: [{ key: 'has space', valueExpression: "'x'" }] })]);
     expect(p).toMatchObject({ path: '/spec/auditAnnotations/0/key' });

@@ -8,6 +8,8 @@ import { analyse, type Node } from './ast.js';
 import type { CelEnvironment } from './env.js';
 import { compileRegex } from '../patterns/regex.js';
 import { spend } from './runtime.js';
+import { planCel, type Plan } from './plan/plan.js';
+import type { PlanNode } from './plan/node.js';
 
 /** A syntax, type or environment error in a CEL expression; `offset` is 0-based in the expression. */
 export class CelCompileError extends Error {
@@ -25,6 +27,8 @@ export interface CelCompileOptions {
   readonly refuse: ReadonlyMap<string, string>;
   /** The result type the expression must have (`dyn` is accepted and checked at run time). */
   readonly expect?: 'bool' | 'string';
+  /** Plan the expression into closures (default true); false: cel-js evaluates it (the planner's tests compare both). */
+  readonly plan?: boolean;
 }
 
 /** A compiled expression. `run` evaluates it against an activation (free name → CEL value). */
@@ -40,6 +44,8 @@ export interface CompiledCel {
   readonly parameterReads: readonly (readonly string[])[];
   /** The checked result type (`bool`, `string`, `dyn`, …). */
   readonly type: string;
+  /** Whether the planner compiled the expression to closures (false: cel-js evaluates it; see plan/plan.ts). */
+  readonly planned: boolean;
   run(activation: Readonly<Record<string, unknown>>): unknown;
 }
 
@@ -153,6 +159,7 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
   if (options.expect && type !== options.expect && type !== 'dyn') {
     throw new CelCompileError(`the expression must evaluate to a ${options.expect}, but it gives ${type}`, 0);
   }
+  const plan: Plan | undefined = options.plan === false ? undefined : planCel(parsed.ast as unknown as PlanNode, options.environment.env);
   return {
     expression,
     roots: [...facts.roots.keys()],
@@ -160,7 +167,11 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
     passed: facts.passed,
     parameterReads: facts.parameterReads,
     type,
-    run(activation) {
+    planned: plan !== undefined,
+    run: plan ? (activation) => {
+      spend(1);
+      return plan(activation);
+    } : (activation) => {
       spend(1);
       return parsed(activation as Record<string, unknown>);
     },

@@ -184,12 +184,18 @@ function translate(claimed: readonly number[], ctx: TranslationContext, { out, d
   const bindings: PolicyBinding[] = [];
   const params = new ParamDocuments();
   const units: TranslatedUnit[] = [];
+  // Policies that did not load: their own problem says why, so their bindings add none.
+  const unloaded = new Set<string>();
   for (const i of claimed) {
     const doc = ctx.documents[i] as Doc;
     const report = (path: string, message: string) => ctx.problem(i, path, message);
     if (isAdmissionKind(doc, 'ValidatingAdmissionPolicy')) {
       const policy = readAdmissionPolicy(doc, i, report);
-      if (!policy) continue;
+      if (!policy) {
+        const name = isObject(doc['metadata']) ? doc['metadata']['name'] : undefined;
+        if (typeof name === 'string') unloaded.add(name);
+        continue;
+      }
       if (policies.has(policy.name)) ctx.problem(i, '/metadata/name', `ValidatingAdmissionPolicy "${policy.name}" is already defined by document ${policies.get(policy.name)!.document}`, 'DUPLICATE');
       else policies.set(policy.name, policy);
       checkMatch(dialect, policy.matchConstraints, { document: i, at: '/spec/matchConstraints' }, ctx);
@@ -215,7 +221,7 @@ function translate(claimed: readonly number[], ctx: TranslationContext, { out, d
     } else params.add(doc as KubernetesObject);
   }
   for (const binding of bindings) {
-    if (!policies.has(binding.policyName)) {
+    if (!policies.has(binding.policyName) && !unloaded.has(binding.policyName)) {
       const known = [...policies.keys()];
       ctx.problem(binding.document, '/spec/policyName', `no ValidatingAdmissionPolicy "${binding.policyName}" in the policy set${didYouMean(binding.policyName, known)}${known.length ? ` (defined: ${known.join(', ')})` : ''}`, 'UNKNOWN_KIND');
     }

@@ -1,0 +1,54 @@
+/**
+ * Field selection on `dyn` values, the planner's hottest path (`object.spec.containers`, `has(c.a.b)`).
+ * For a plain JSON object holding a plain JSON value, the answer is the one cel-js's handlers give
+ * (`fieldAccess`, the map type's `fieldLazy`), computed without its type lookups; anything else (maps,
+ * messages, missing keys, unsupported values) goes through cel-js's handler, errors included.
+ */
+import type { Evaluator, PlanNode } from './node.js';
+
+const hasOwn = Object.hasOwn;
+
+/** A value whose cel-js type lookup cannot fail (the `dyn` type accepts it as it is). */
+function plain(v: unknown): boolean {
+  switch (typeof v) {
+    case 'string': case 'bigint': case 'number': case 'boolean':
+      return true;
+    case 'object': {
+      if (v === null) return true;
+      const c = (v as { constructor?: unknown }).constructor;
+      return c === Object || c === Array || c === undefined || c === Map || c === Set;
+    }
+    default:
+      return false;
+  }
+}
+
+type Access = (left: unknown, key: unknown, node: PlanNode, ev: Evaluator) => unknown;
+
+/** `left.key` for a `dyn` left operand; `handle` is cel-js's `fieldAccess` for the node. */
+export function dynField(handle: Access, key: string, node: PlanNode, ev: Evaluator): (left: unknown) => unknown {
+  return (left) => {
+    if (left !== null && typeof left === 'object') {
+      const c = (left as { constructor?: unknown }).constructor;
+      if (c === Object || c === undefined) {
+        const v = hasOwn(left, key) ? (left as Record<string, unknown>)[key] : undefined;
+        if (v !== undefined && plain(v)) return v;
+      }
+    }
+    return handle(left, key, node, ev);
+  };
+}
+
+/**
+ * One step of `has()`: the field's value or undefined when absent (cel-js: `debugType(obj).fieldLazy`).
+ */
+export function lazyField(obj: unknown, key: unknown, node: PlanNode, ev: Evaluator): unknown {
+  if (obj !== null && typeof obj === 'object' && typeof key === 'string') {
+    const c = (obj as { constructor?: unknown }).constructor;
+    if (c === Object || c === undefined) {
+      const v = hasOwn(obj, key) ? (obj as Record<string, unknown>)[key] : undefined;
+      if (v === undefined || plain(v)) return v;
+    }
+  }
+  return ev.debugType(obj).fieldLazy(obj, key, node, ev);
+}

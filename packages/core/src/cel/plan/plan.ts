@@ -1,0 +1,252 @@
+/**
+ * The CEL planner: turns a checked cel-js AST into JavaScript closures once, at load (as cel-go plans
+ * its checked AST into interpretable nodes). cel-js evaluates by walking the tree on every run: a
+ * dispatch per node, a context object per comprehension, variables looked up through context chains.
+ * The plan does the same work with none of that: variables bound by comprehensions and `cel.bind` are
+ * numbered slots, operators and calls invoke the handler the checker already chose (`node.handle`, with
+ * cel-js's evaluator), and errors are cel-js's errors. A node kind or macro it does not know makes
+ * {@link planCel} return undefined: the whole expression then runs in cel-js (never half of it).
+ *
+ * Semantics followed node by node (cel-js 8.0.0, lib/operators.js, macros.js, registry.js): operands
+ * evaluate left to right, call arguments and list elements right to left; `&&`/`||` are commutative over
+ * errors; `all`/`exists` let a decisive element win over an earlier error, the other comprehensions stop
+ * at the first; a comprehension spends the size of its range from the cost meter before iterating.
+ */
+import type { Environment } from '@marcbachmann/cel-js';
+import { planBind, planComprehension, planHas } from './loops.js';
+import { planAnd, planOr, planTernary } from './logic.js';
+import { dynField } from './fields.js';
+import { evaluateName, evaluatorOf, NotPlanned, type CelType, type Evaluator, type Frame, type PlanNode, type Step } from './node.js';
+
+/** Plan-time scope: slots of the names bound around a node, and of the innermost accumulator. */
+export interface Scope {
+  readonly vars: ReadonlyMap<string, number>;
+  readonly accu: number | undefined;
+  /** Slots allocated so far in this expression. */
+  readonly count: { n: number };
+}
+
+/** The planner's view of one expression: plans a node in a scope. */
+export interface Planner {
+  readonly ev: Evaluator;
+  plan(node: PlanNode, scope: Scope): Step;
+}
+
+/** A planned expression: evaluates against an activation (free name → CEL value). */
+export type Plan = (activation: Readonly<Record<string, unknown>>) => unknown;
+
+/** Plans a checked expression, or undefined when some node needs cel-js's own evaluation. */
+export function planCel(root: PlanNode, env: Environment): Plan | undefined {
+  const planner: Planner = { ev: evaluatorOf(env), plan: (node, scope) => planNode(planner, node, scope) };
+  const count = { n: 0 };
+  let step: Step;
+  try {
+    step = planner.plan(root, { vars: new Map(), accu: undefined, count });
+  } catch (error) {
+    if (error instanceof NotPlanned) return undefined;
+    throw error;
+  }
+  const size = count.n;
+  return (act) => step({ act, slots: size === 0 ? EMPTY : new Array<unknown>(size) });
+}
+
+const EMPTY: unknown[] = [];
+
+function expectEvaluate(node: PlanNode, ...names: string[]): void {
+  const name = evaluateName(node);
+  if (name === undefined || !names.includes(name)) throw new NotPlanned(`${node.op} evaluated by ${name ?? 'nothing'}`);
+}
+
+function handleOf<F>(node: PlanNode): F {
+  if (typeof node.handle !== 'function') throw new NotPlanned(`${node.op} without a handler`);
+  return node.handle as unknown as F;
+}
+
+type Binary = (left: unknown, right: unknown, node: PlanNode, ev: Evaluator) => unknown;
+type Unary = (value: unknown, node: PlanNode, ev: Evaluator) => unknown;
+type Call = (values: unknown[], node: PlanNode, ev: Evaluator) => unknown;
+type Method = (values: unknown[], ev: Evaluator, node: PlanNode) => unknown;
+
+function planNode(p: Planner, node: PlanNode, scope: Scope): Step {
+  const { alternate, macro } = node.meta;
+  if (alternate) return p.plan(alternate, scope);
+  if (macro) {
+    if (Array.isArray(macro['macroHasProps'])) return planHas(p, macro['macroHasProps'] as PlanNode[], scope);
+    if (typeof macro['var'] === 'string' && macro['val'] && macro['exp'] && macro['bindCtx']) return planBind(p, macro, scope);
+    throw new NotPlanned('macro');
+  }
+  const ev = p.ev;
+  switch (node.op) {
+    case 'value': {
+      expectEvaluate(node, 'evaluate');
+      const value = node.args;
+      return () => value;
+    }
+    case 'id':
+      expectEvaluate(node, 'evaluate');
+      return planId(p, node, scope);
+    case '.': case '.?': {
+      expectEvaluate(node, 'evaluateBinaryFirst');
+      const handle = handleOf<Binary>(node);
+      const [inner, field] = node.args as [PlanNode, string];
+      const left = p.plan(inner, scope);
+      if (node.op === '.' && handle.name === 'fieldAccess') {
+        const select = dynField(handle, field, node, ev);
+        return (f) => select(left(f));
+      }
+      return (f) => handle(left(f), field, node, ev);
+    }
+    case '[]': case '[?]':
+    case '==': case '!=': case 'in': case '+': case '-': case '*': case '/': case '%':
+    case '<': case '<=': case '>': case '>=': {
+      expectEvaluate(node, 'evaluateBinary');
+      const handle = handleOf<Binary>(node);
+      const [l, r] = node.args as [PlanNode, PlanNode];
+      const left = p.plan(l, scope);
+      const right = p.plan(r, scope);
+      return (f) => handle(left(f), right(f), node, ev);
+    }
+    case '!_': case '-_': {
+      expectEvaluate(node, 'evaluateUnary');
+      const handle = handleOf<Unary>(node);
+      const operand = p.plan(node.args as PlanNode, scope);
+      return (f) => handle(operand(f), node, ev);
+    }
+    case '&&':
+      expectEvaluate(node, 'evaluate');
+      return planAnd(p, node, scope);
+    case '||':
+      expectEvaluate(node, 'evaluate');
+      return planOr(p, node, scope);
+    case '?:':
+      expectEvaluate(node, 'evaluate');
+      return planTernary(p, node, scope);
+    case 'call': {
+      expectEvaluate(node, 'evaluate');
+      const handle = handleOf<Call>(node);
+      const args = planList(p, (node.args as [string, PlanNode[]])[1], scope);
+      return (f) => handle(args(f), node, ev);
+    }
+    case 'rcall': {
+      expectEvaluate(node, 'evaluate');
+      const handle = handleOf<Method>(node);
+      if (!node.receiverWithArgs) throw new NotPlanned('rcall without receiver');
+      const args = planList(p, node.receiverWithArgs, scope);
+      return (f) => handle(args(f), ev, node);
+    }
+    case 'list': {
+      const items = node.args as PlanNode[];
+      if (items.length === 0) {
+        expectEvaluate(node, 'emptyList', 'evaluate');
+        return () => [];
+      }
+      expectEvaluate(node, 'evaluate');
+      return planList(p, items, scope);
+    }
+    case 'map':
+      return planMap(p, node, scope);
+    case 'comprehension':
+      expectEvaluate(node, 'evaluate');
+      return planComprehension(p, node, scope);
+    case 'accuValue': case 'accuInc': case 'accuPush':
+      return planAccu(p, node, scope);
+    default:
+      throw new NotPlanned(node.op);
+  }
+}
+
+/** Values of `nodes` as a fresh array, evaluated last to first (cel-js's order: the last error wins). */
+function planList(p: Planner, nodes: readonly PlanNode[], scope: Scope): (f: Frame) => unknown[] {
+  const steps = nodes.map((n) => p.plan(n, scope));
+  switch (steps.length) {
+    case 0: return () => [];
+    case 1: {
+      const [a] = steps as [Step];
+      return (f) => [a(f)];
+    }
+    case 2: {
+      const [a, b] = steps as [Step, Step];
+      return (f) => {
+        const second = b(f);
+        return [a(f), second];
+      };
+    }
+    default: return (f) => {
+      let i = steps.length;
+      const out = new Array<unknown>(i);
+      while (i--) out[i] = steps[i]!(f);
+      return out;
+    };
+  }
+}
+
+function planId(p: Planner, node: PlanNode, scope: Scope): Step {
+  const name = node.args as string;
+  const slot = scope.vars.get(name);
+  if (slot !== undefined) return (f) => f.slots[slot];
+  const type = node.checkedType;
+  if (!type || type.kind === 'message') throw new NotPlanned('message-typed variable');
+  const ev = p.ev;
+  return (f) => {
+    const value = f.act[name];
+    if (value === undefined) throw ev.createError('unknown_variable', `Unknown variable: ${name}`, node);
+    if (type.matchesValueType(value, ev)) return value;
+    throw ev.createError('variable_type_mismatch', `Variable '${name}' is not of type '${type.name}', got '${ev.debugType(value).name}'`, node);
+  };
+}
+
+function planMap(p: Planner, node: PlanNode, scope: Scope): Step {
+  const entries = node.args as [PlanNode, PlanNode][];
+  if (entries.length === 0) {
+    expectEvaluate(node, 'emptyMap', 'evaluate');
+    return () => ({});
+  }
+  expectEvaluate(node, 'evaluate');
+  const steps = entries.map(([k, v]) => [p.plan(k, scope), p.plan(v, scope)] as const);
+  return (f) => {
+    const pairs = steps.map(([k, v]) => [k(f), v(f)] as const);
+    // cel-js's safeFromEntries: a plain object, prototype-changing keys dropped.
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of pairs) {
+      const key = k as string;
+      if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
+      out[key] = v;
+    }
+    return out;
+  };
+}
+
+function planAccu(p: Planner, node: PlanNode, scope: Scope): Step {
+  const accu = scope.accu;
+  if (accu === undefined) throw new NotPlanned('accumulator outside a comprehension');
+  switch (node.op) {
+    case 'accuValue':
+      expectEvaluate(node, 'evaluate');
+      return (f) => f.slots[accu];
+    case 'accuInc':
+      expectEvaluate(node, 'evaluate');
+      return (f) => (f.slots[accu] = (f.slots[accu] as number) + 1);
+    default: {
+      expectEvaluate(node, 'evaluate', 'evaluateSync');
+      const item = p.plan(node.args as PlanNode, scope);
+      return (f) => {
+        const list = f.slots[accu] as unknown[];
+        list.push(item(f));
+        return list;
+      };
+    }
+  }
+}
+
+/**
+ * Binds `value` to `name` in `slot` after cel-js's check of a bound value against the variable's checked
+ * type (`setIterValue`); a message-typed variable (converted from a map by cel-js) is not planned.
+ */
+export function binder(ev: Evaluator, name: string, type: CelType | undefined): (f: Frame, slot: number, value: unknown) => void {
+  if (!type) throw new NotPlanned('untyped bound variable');
+  if (type.kind === 'message') throw new NotPlanned('message-typed bound variable');
+  return (f, slot, value) => {
+    if (!type.matchesValueType(value, ev)) throw ev.createError('variable_type_mismatch', `Variable '${name}' is not of type '${type.name}', got '${ev.debugType(value).name}'`);
+    f.slots[slot] = value;
+  };
+}

@@ -1,0 +1,60 @@
+/**
+ * Runs one CEL expression both ways, through verdict's planner (closures) and through cel-js's own
+ * tree-walking evaluation of the same checked expression, and compares the outcomes: the same value
+ * (bigints, doubles incl. NaN and -0, Maps, typed values by class and text) or the same error (class,
+ * code and summary). Used by the conformance differential test and the fuzz test.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import { buildCel, CelCompileError } from '../src/cel/compile.js';
+import { celEnvironment, type CelEnvironment } from '../src/cel/env.js';
+
+export type Outcome = { readonly value: unknown } | { readonly error: string };
+
+/** What running `run` gives: its value, or a description of its error. */
+export function outcome(run: () => unknown): Outcome {
+  try {
+    return { value: run() };
+  } catch (thrown) {
+    const e = thrown as Error & { code?: string; summary?: string };
+    return { error: `${e?.constructor?.name ?? typeof thrown} ${e?.code ?? ''} ${e?.summary ?? e?.message ?? String(thrown)}` };
+  }
+}
+
+/** Typed values (quantities, uints, optionals…) compared by class and printed form as well. */
+function canonical(v: unknown): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) return v.map(canonical);
+  if (v instanceof Map) return new Map([...v].map(([k, x]) => [canonical(k), canonical(x)]));
+  if (v instanceof Uint8Array) return { bytes: [...v] };
+  const proto = Object.getPrototypeOf(v) as unknown;
+  if (proto === Object.prototype || proto === null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, canonical(x)]));
+  const typed = v as { hasValue?: () => boolean; value?: () => unknown };
+  if (v.constructor.name === 'Optional' && typed.hasValue && typed.value) return { optional: typed.hasValue() ? canonical(typed.value()) : 'none' };
+  return { class: v.constructor.name, text: String(v as object), fields: Object.fromEntries(Object.entries(v).map(([k, x]) => [k, canonical(x)])) };
+}
+
+export function sameOutcome(a: Outcome, b: Outcome): boolean {
+  if ('error' in a || 'error' in b) return 'error' in a && 'error' in b && a.error === b.error;
+  return isDeepStrictEqual(canonical(a.value), canonical(b.value));
+}
+
+export interface BothWays {
+  /** Whether the planner covered the expression (false: both runs are cel-js, trivially equal). */
+  readonly planned: boolean;
+  readonly plan: Outcome;
+  readonly library: Outcome;
+}
+
+/** Compiles `expression` (undefined when it does not check) and runs it with `activation` (CEL values) both ways. */
+export function bothWays(expression: string, activation: Readonly<Record<string, unknown>>, environment: CelEnvironment = celEnvironment()): BothWays | undefined {
+  let planned;
+  let library;
+  try {
+    planned = buildCel(expression, { environment, refuse: new Map() });
+    library = buildCel(expression, { environment, refuse: new Map(), plan: false });
+  } catch (error) {
+    if (error instanceof CelCompileError) return undefined;
+    throw error;
+  }
+  return { planned: planned.planned, plan: outcome(() => planned.run(activation)), library: outcome(() => library.run(activation)) };
+}
