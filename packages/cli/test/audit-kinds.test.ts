@@ -16,7 +16,8 @@ describe('verdict audit with ValidatingAdmissionPolicies and Gatekeeper CEL temp
     const findings = report.objects.flatMap((o) => o.results.filter((x) => x.status !== 'pass').map((x) => [`${o.namespace}/${o.name}`, x.kind, x.policy, x.status, x.messages[0]]));
     expect(findings).toEqual([
       ['test/web', 'ValidatingAdmissionPolicyBinding', 'replicalimit-binding-test.example.com', 'fail', 'object.spec.replicas must be no greater than 3'],
-      ['prod/web', 'ValidatingAdmissionPolicyBinding', 'image-environment-warn', 'fail', 'only prod images are allowed in namespace prod'],
+      // A Warn binding warns: the API server admits with a warning, so the report says warn, not fail.
+      ['prod/web', 'ValidatingAdmissionPolicyBinding', 'image-environment-warn', 'warn', 'only prod images are allowed in namespace prod'],
       ['prod/ok', 'K8sRequiredLabelKeys', 'deployment-owner', 'fail', 'missing labels: owner'],
     ]);
     expect(report.objects.map((o) => o.allowed)).toEqual([true, true, false, true, false]);
@@ -39,8 +40,9 @@ describe('verdict audit with ValidatingAdmissionPolicies and Gatekeeper CEL temp
     const reports = parseAllDocuments((await audit('policyreport')).stdout).map((d) => d.toJS() as { kind: 'PolicyReport' | 'ClusterPolicyReport'; results: Array<{ policy: string; category?: string; result: string }> });
     const validators = policyReportValidators();
     for (const report of reports) expect(validators[report.kind](report), JSON.stringify(validators[report.kind].errors)).toBe(true);
-    expect(reports.flatMap((x) => x.results).filter((x) => x.result === 'fail').map((x) => [x.category, x.policy])).toEqual([
-      ['ValidatingAdmissionPolicyBinding', 'image-environment-warn'],
+    const results = reports.flatMap((x) => x.results);
+    expect(results.filter((x) => x.result === 'warn').map((x) => [x.category, x.policy])).toEqual([['ValidatingAdmissionPolicyBinding', 'image-environment-warn']]);
+    expect(results.filter((x) => x.result === 'fail').map((x) => [x.category, x.policy])).toEqual([
       ['K8sRequiredLabelKeys', 'deployment-owner'],
       ['ValidatingAdmissionPolicyBinding', 'replicalimit-binding-test.example.com'],
     ]);

@@ -5,7 +5,7 @@
  * JSON Patch. Everything the apiserver would drop (control characters in
  * warnings, bad annotation keys) is made valid here.
  */
-import type { Decision, PolicySet } from '@verdict/core';
+import type { Decision, DecisionError, PolicySet, Violation } from '@verdict/core';
 import { replaceControls } from './read.js';
 import { API_VERSION } from './review.js';
 import { expressionError, policyAnswer } from './vap/answer.js';
@@ -118,6 +118,11 @@ export function failureResponse(uid: string, message: string, failurePolicy: Fai
  * audit annotation).
  */
 export function toAdmissionResponse(uid: string, decision: Decision, options: ResponseOptions = {}): AdmissionReviewResponse {
+  // Nothing to say (the usual answer): the bookkeeping below would build this same response.
+  if (
+    decision.violations.length === 0 && decision.errors.length === 0 && decision.warnings.length === 0 && decision.annotations === undefined
+    && !decision.omitted && (options.mutating !== true || decision.patch.length === 0)
+  ) return review({ uid, allowed: true });
   const failurePolicy = options.failurePolicy ?? 'Fail';
   const registry = registryOf(options.policies);
   const native = registry ? mergeAnswers(policyAnswer(decision, registry), kyvernoAnswer(decision, registry)) : undefined; // undefined when nothing failed
@@ -159,11 +164,18 @@ export function toAdmissionResponse(uid: string, decision: Decision, options: Re
   if (failures.length > 0 && failurePolicy === 'Ignore') record(FAILED_OPEN_ANNOTATION, failures.join('\n'));
   for (const [key, value] of Object.entries(native?.auditAnnotations ?? {})) audit.set(annotationKey(key), [value]);
   if (audit.size > 0) response.auditAnnotations = Object.fromEntries([...audit].map(([k, lines]) => [k, lines.join('\n')]));
-  const warnings = sanitizeWarnings(native && native.warnings.length > 0 ? [...decision.warnings, ...native.warnings] : decision.warnings, decision.omitted?.warnings ?? 0);
+  const warnings = sanitizeWarnings(native ? [...withoutAnswered(decision.warnings, native.handled), ...native.warnings] : decision.warnings, decision.omitted?.warnings ?? 0);
   if (warnings.length > 0) response.warnings = warnings;
   if (options.mutating === true && response.allowed && decision.patch.length > 0) {
     response.patchType = 'JSONPatch';
     response.patch = base64(JSON.stringify(decision.patch));
   }
   return review(response);
+}
+
+/** Core's `[policy] message` warnings of the warn-enforced entries a native answer words itself (a VAP's Warn action). */
+function withoutAnswered(warnings: readonly string[], handled: ReadonlySet<Violation | DecisionError>): readonly string[] {
+  const answered = new Set<string>();
+  for (const x of handled) if (x.enforcementAction === 'warn') answered.add(`[${x.policy}] ${x.message}`);
+  return answered.size === 0 ? warnings : warnings.filter((w) => !answered.has(w));
 }

@@ -61,6 +61,13 @@ describe('the answer of a ValidatingAdmissionPolicy', () => {
     expect(response.warnings).toEqual([`Validation failed for ValidatingAdmissionPolicy '${P}' with binding 'b.example.com': failed expression: object.spec.replicas <= 5`]);
   });
 
+  it('warns once, in the API server words, for an expression error under a Warn binding', async () => {
+    const { response } = await setup({ validations: [{ expression: 'object.spec.missing > 1' }] }, { validationActions: ['Warn'] }).run(deployment());
+    expect(response.allowed).toBe(true);
+    expect(response.warnings).toHaveLength(1);
+    expect(response.warnings?.[0]).toMatch(/^Validation failed for ValidatingAdmissionPolicy '.*' with binding 'b\.example\.com': expression 'object\.spec\.missing > 1' resulted in error: /);
+  });
+
   it('records failures of an Audit binding in the validation_failure audit annotation, as a JSON list', async () => {
     const { response } = await setup({ validations: [{ expression: 'true' }, { expression: 'false', message: 'no' }] }, { validationActions: ['Warn', 'Audit'] }).run(deployment());
     expect(response.allowed).toBe(true);

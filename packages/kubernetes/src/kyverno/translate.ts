@@ -11,7 +11,7 @@
 import type { PolicyDocument, TranslatedUnit, TranslationContext } from '@verdict/core';
 import { isObject } from '../read.js';
 import type { Report } from '../vap/fields.js';
-import { readAuditAnnotations, readNamedExpressions, readValidations } from '../vap/read.js';
+import { enforcementOf, readAuditAnnotations, readNamedExpressions, readValidations } from '../vap/read.js';
 import { autogenVariants } from './autogen.js';
 import { KYVERNO_POLICIES, KYVERNO_VERSIONS, readKyvernoPolicy } from './read.js';
 import type { KyvernoPolicy, KyvernoPolicyKind } from './types.js';
@@ -141,8 +141,7 @@ export function translateKyverno(
         metadata: { name: v.name },
         spec: {
           match: matchOf(policy, v.spec['matchConstraints'] as Doc),
-          // Deny makes core deny; Warn and Audit are answered by the adapter from the violations.
-          enforcementAction: policy.actions.includes('Deny') ? 'deny' : 'audit',
+          enforcementAction: enforcementOf(policy.actions),
         },
       };
       options.found(variant, template, constraint);

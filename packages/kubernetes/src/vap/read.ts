@@ -21,6 +21,15 @@ const POLICY_SPEC = ['failurePolicy', 'paramKind', 'matchConstraints', 'matchCon
 const BINDING_SPEC = ['policyName', 'paramRef', 'matchResources', 'validationActions'];
 const REASONS: readonly StatusReason[] = ['Invalid', 'Forbidden', 'RequestEntityTooLarge', 'Unauthorized'];
 const ACTIONS: readonly ValidationAction[] = ['Deny', 'Warn', 'Audit'];
+
+/**
+ * The core enforcement of a binding's validationActions: Deny denies; Warn (without Deny) warns, so
+ * reports (`verdict audit`) show its failures as warnings; Audit alone only records. The adapter still
+ * answers Warn and Audit in the API server's words from the violations (answer.ts).
+ */
+export function enforcementOf(actions: readonly ValidationAction[]): 'deny' | 'warn' | 'audit' {
+  return actions.includes('Deny') ? 'deny' : actions.includes('Warn') ? 'warn' : 'audit';
+}
 const MAX_MATCH_CONDITIONS = 64;
 const MAX_AUDIT_ANNOTATIONS = 20;
 const MAX_VALUE_EXPRESSION = 5 * 1024;

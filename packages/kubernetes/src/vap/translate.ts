@@ -13,7 +13,7 @@ import { celCodeIndex, GATEKEEPER_VARIABLES, isConstraintTemplate, readCelTempla
 import { isObject } from '../read.js';
 import type { KubernetesObject } from '../types.js';
 import { ParamDocuments } from './params.js';
-import { ADMISSION_REGISTRATION, ADMISSION_REGISTRATION_VERSIONS, readAdmissionPolicy, readPolicyBinding } from './read.js';
+import { ADMISSION_REGISTRATION, ADMISSION_REGISTRATION_VERSIONS, enforcementOf, readAdmissionPolicy, readPolicyBinding } from './read.js';
 import { BINDING_KIND, TranslationRegistry } from './registry.js';
 import type { AdmissionPolicy, PolicyBinding } from './types.js';
 import { kyvernoKindOf, kyvernoUnsupported, translateKyverno, type EvaluationMode, type KyvernoVariant } from '../kyverno/translate.js';
@@ -104,8 +104,7 @@ function bindingOf(binding: PolicyBinding, policy: AdmissionPolicy): PolicyDocum
     metadata: { name: binding.name },
     spec: {
       match,
-      // Deny makes core deny; Warn and Audit are answered by the adapter from the violations.
-      enforcementAction: binding.validationActions.includes('Deny') ? 'deny' : 'audit',
+      enforcementAction: enforcementOf(binding.validationActions),
       // No parameter object found with parameterNotFoundAction Allow: the binding does nothing.
       onParameterSelectionNoMatch: 'allow',
     },
