@@ -6,7 +6,7 @@
  * namespaceSelector (for Namespace objects) and name read each object.
  */
 import { compileLabelSelector, type CompiledLabelSelector, type DialectContext, type Selector } from '@verdict/core';
-import { isNamespaceKind, isObject, kindOf, metadataMap, own, str, withNameLabel } from './read.js';
+import { inputString, isNamespaceKind, isObject, kindOf, metadataMap, metadataOf, str, withNameLabel } from './read.js';
 import { didYouMean, typeOf } from './suggest.js';
 import { generateNameMatcher, wildcardError, wildcardMatcher } from './wildcard.js';
 
@@ -37,8 +37,14 @@ export function labelSelector(value: unknown, path: string, ctx: DialectContext)
   return checked === undefined ? undefined : compileLabelSelector(checked);
 }
 
+/** `input.object` or `input.oldObject` (see read.ts on literal reads). */
+function targetOf(input: unknown, target: Target): unknown {
+  if (!isObject(input)) return undefined;
+  return target === 'object' ? input['object'] : input['oldObject'];
+}
+
 function objectsPresent(input: unknown): boolean {
-  if (!isObject(own(input, 'object')) && !isObject(own(input, 'oldObject'))) {
+  if (!isObject(targetOf(input, 'object')) && !isObject(targetOf(input, 'oldObject'))) {
     throw new Error('neither object nor oldObject is set in the request, so the Gatekeeper match cannot be evaluated');
   }
   return true;
@@ -69,7 +75,10 @@ function kinds(value: unknown, ctx: DialectContext): Selector | undefined {
   });
   const test = (input: unknown): boolean => {
     const { kind, group } = kindOf(input);
-    for (const e of entries) if ((!e.kinds || e.kinds.has(kind)) && (!e.groups || e.groups.has(group))) return true;
+    for (let i = 0; i < entries.length; i++) {
+      const e = entries[i]!;
+      if ((!e.kinds || e.kinds.has(kind)) && (!e.groups || e.groups.has(group))) return true;
+    }
     return false;
   };
   const selector: Selector = { test, where: '/kinds', describe: `kinds: ${entries.map((e) => e.text).join(' or ')}` };
@@ -92,7 +101,7 @@ function scope(value: unknown, ctx: DialectContext): Selector | undefined {
     describe: `scope: ${value}`,
     test: (input) => {
       const isNamespace = isNamespaceKind(input);
-      const hasNamespace = !isNamespace && str(own(input, 'namespace')) !== '';
+      const hasNamespace = !isNamespace && inputString(input, 'namespace') !== '';
       return cluster ? isNamespace || !hasNamespace : !isNamespace && hasNamespace;
     },
   };
@@ -100,7 +109,7 @@ function scope(value: unknown, ctx: DialectContext): Selector | undefined {
 
 /** The namespace name Gatekeeper's namespaces/excludedNamespaces look at; `''` for cluster-scoped objects. */
 function namespaceName(input: unknown): string {
-  return isNamespaceKind(input) ? str(own(input, 'name')) : str(own(input, 'namespace'));
+  return inputString(input, isNamespaceKind(input) ? 'name' : 'namespace');
 }
 
 function namespaces(key: 'namespaces' | 'excludedNamespaces', value: unknown, ctx: DialectContext): Selector | undefined {
@@ -143,7 +152,7 @@ function labelsPart(value: unknown, ctx: DialectContext): PerTarget | undefined 
   const sel = labelSelector(value, '/labelSelector', ctx);
   if (!sel) return undefined;
   const text = `labelSelector: ${sel.text}`;
-  return { key: 'labelSelector', text, test: (input, t) => sel.matches(metadataMap(own(input, t), 'labels')) };
+  return { key: 'labelSelector', text, test: (input, t) => sel.matches(metadataMap(targetOf(input, t), 'labels')) };
 }
 
 function namespaceSelectorPart(value: unknown, ctx: DialectContext): PerTarget | undefined {
@@ -157,12 +166,12 @@ function namespaceSelectorPart(value: unknown, ctx: DialectContext): PerTarget |
     test: (input, t) => {
       if (isNamespaceKind(input)) {
         // A Namespace is matched by its own labels (of this object).
-        const object = own(input, t);
-        return sel.matches(withNameLabel(metadataMap(object, 'labels'), str(own(own(object, 'metadata'), 'name')) || str(own(input, 'name'))));
+        const object = targetOf(input, t);
+        return sel.matches(withNameLabel(metadataMap(object, 'labels'), str(metadataOf(object)?.['name']) || inputString(input, 'name')));
       }
-      const namespace = str(own(input, 'namespace'));
+      const namespace = inputString(input, 'namespace');
       if (namespace === '') return true; // cluster-scoped: always matches
-      const labels = own(input, 'namespaceLabels');
+      const labels = isObject(input) ? input['namespaceLabels'] : undefined;
       if (!isObject(labels)) {
         throw new Error(`namespaceSelector needs the labels of namespace "${namespace}", but the namespace lookup does not know it (give createAdmissionWebhook a namespaceLabels lookup, or feed its NamespaceCache)`);
       }
@@ -186,8 +195,8 @@ function namePart(value: unknown, ctx: DialectContext): PerTarget | undefined {
     key: 'name',
     text,
     test: (input, t) => {
-      const metadata = own(own(input, t), 'metadata');
-      return byName(str(own(metadata, 'name'))) || byGenerateName(str(own(metadata, 'generateName')));
+      const metadata = metadataOf(targetOf(input, t));
+      return byName(str(metadata?.['name'])) || byGenerateName(str(metadata?.['generateName']));
     },
   };
 }
@@ -207,7 +216,11 @@ export function compileGatekeeperMatch(block: Block, ctx: DialectContext): Selec
     .filter((p): p is PerTarget => p !== undefined);
   if (perTarget.length > 0) {
     // Gatekeeper's matchAny: the object, then the oldObject; a missing one is skipped, an error ends the match.
-    const onTarget = (input: unknown, t: Target) => isObject(own(input, t)) && perTarget.every((p) => p.test(input, t));
+    const onTarget = (input: unknown, t: Target) => {
+      if (!isObject(targetOf(input, t))) return false;
+      for (let i = 0; i < perTarget.length; i++) if (!perTarget[i]!.test(input, t)) return false;
+      return true;
+    };
     parts.push({
       where: perTarget.length === 1 ? `/${perTarget[0]!.key}` : '',
       describe: perTarget.map((p) => p.text).join(' and '),

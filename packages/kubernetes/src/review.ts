@@ -10,65 +10,59 @@ import type { AdmissionRequest } from './types.js';
 export const API_VERSION = 'admission.k8s.io/v1';
 const OPERATIONS = ['CREATE', 'UPDATE', 'DELETE', 'CONNECT'];
 
-/**
- * Reads one of the fixed AdmissionReview field names. None of them is a
- * property of `Object.prototype`, so a plain read cannot reach an inherited
- * member; it is several times cheaper than a `hasOwnProperty` call on this
- * hot path.
+/*
+ * Every field below is read with a literal name (`request['uid']`): V8 turns
+ * that into a cached named load, several times cheaper than a read by a
+ * variable key or a `hasOwnProperty` call on this hot path. None of these
+ * names is a property of `Object.prototype`, so a plain read cannot reach an
+ * inherited member.
  */
-function field(request: Record<string, unknown>, key: string): unknown {
-  return request[key];
-}
 
-function optionalString(request: Record<string, unknown>, key: string): void {
-  const value = field(request, key);
+function optionalString(value: unknown, key: string): void {
   if (value !== undefined && value !== null && typeof value !== 'string') {
     throw AdmissionError.invalidReview(`request.${key} must be a string (got ${typeOf(value)})`, `/request/${key}`);
   }
 }
 
-function optionalObject(request: Record<string, unknown>, key: string): void {
-  const value = field(request, key);
+function optionalObject(value: unknown, key: string): void {
   if (value !== undefined && value !== null && !isObject(value)) {
     throw AdmissionError.invalidReview(`request.${key} must be an object or null (got ${typeOf(value)})`, `/request/${key}`);
   }
 }
 
-const PARTS = { kind: ['group', 'version', 'kind'], resource: ['group', 'version', 'resource'] } as const;
-const OPTIONAL_STRINGS = ['subResource', 'requestSubResource', 'name', 'namespace'] as const;
-const OPTIONAL_OBJECTS = ['object', 'oldObject', 'options'] as const;
-
-function groupVersion(request: Record<string, unknown>, key: string, name: 'kind' | 'resource', required: boolean): void {
-  const value = field(request, key);
+/** `{group, version, kind}` or `{group, version, resource}` at `request.<key>`; the core group is "" and may be omitted. */
+function groupVersion(value: unknown, key: string, name: 'kind' | 'resource', required: boolean): void {
   if (!required && (value === undefined || value === null)) return;
-  const shape = `{group, version, ${name}}`;
   if (!isObject(value)) {
+    const shape = `{group, version, ${name}}`;
     throw AdmissionError.invalidReview(`request.${key} must be ${shape} (got ${typeOf(value)})`, `/request/${key}`);
   }
-  const parts = PARTS[name];
-  for (let i = 0; i < parts.length; i++) {
-    const part = parts[i]!;
-    const v = field(value, part);
-    if (i === 0 && (v === undefined || v === null)) continue; // the core group is "" and may be omitted
-    if (typeof v !== 'string' || (i > 0 && v === '')) {
-      throw AdmissionError.invalidReview(`request.${key}.${part} must be a non-empty string (got ${typeOf(v)}); ${key} is ${shape}`, `/request/${key}/${part}`);
-    }
+  const group = value['group'];
+  const version = value['version'];
+  const last = name === 'kind' ? value['kind'] : value['resource'];
+  let part: string | undefined;
+  if (group !== undefined && group !== null && typeof group !== 'string') part = 'group';
+  else if (typeof version !== 'string' || version === '') part = 'version';
+  else if (typeof last !== 'string' || last === '') part = name;
+  if (part !== undefined) {
+    const shape = `{group, version, ${name}}`;
+    const got = part === 'group' ? group : part === 'version' ? version : last;
+    throw AdmissionError.invalidReview(`request.${key}.${part} must be a non-empty string (got ${typeOf(got)}); ${key} is ${shape}`, `/request/${key}/${part}`);
   }
 }
 
-function userInfo(request: Record<string, unknown>): void {
-  const value = field(request, 'userInfo');
+function userInfo(value: unknown): void {
   if (value === undefined || value === null) return;
   if (!isObject(value)) throw AdmissionError.invalidReview(`request.userInfo must be an object (got ${typeOf(value)})`, '/request/userInfo');
-  for (const key of ['username', 'uid']) {
-    const v = field(value, key);
-    if (v !== undefined && v !== null && typeof v !== 'string') throw AdmissionError.invalidReview(`request.userInfo.${key} must be a string (got ${typeOf(v)})`, `/request/userInfo/${key}`);
-  }
-  const groups = field(value, 'groups');
+  const username = value['username'];
+  if (username !== undefined && username !== null && typeof username !== 'string') throw AdmissionError.invalidReview(`request.userInfo.username must be a string (got ${typeOf(username)})`, '/request/userInfo/username');
+  const uid = value['uid'];
+  if (uid !== undefined && uid !== null && typeof uid !== 'string') throw AdmissionError.invalidReview(`request.userInfo.uid must be a string (got ${typeOf(uid)})`, '/request/userInfo/uid');
+  const groups = value['groups'];
   if (groups !== undefined && groups !== null && (!Array.isArray(groups) || groups.some((g) => typeof g !== 'string'))) {
     throw AdmissionError.invalidReview('request.userInfo.groups must be a list of strings', '/request/userInfo/groups');
   }
-  const extra = field(value, 'extra');
+  const extra = value['extra'];
   if (extra !== undefined && extra !== null) {
     const ok = isObject(extra) && Object.keys(extra).every((k) => Array.isArray(extra[k]) && (extra[k] as unknown[]).every((x) => typeof x === 'string'));
     if (!ok) throw AdmissionError.invalidReview('request.userInfo.extra must map keys to lists of strings', '/request/userInfo/extra');
@@ -83,8 +77,8 @@ export function requestOf(review: unknown): AdmissionRequest {
   if (!isObject(review)) {
     throw AdmissionError.invalidReview(`expected an AdmissionReview object (got ${typeOf(review)})`, '');
   }
-  const apiVersion = field(review, 'apiVersion');
-  const kind = field(review, 'kind');
+  const apiVersion = review['apiVersion'];
+  const kind = review['kind'];
   if (typeof apiVersion === 'string' && apiVersion.startsWith('admission.k8s.io/') && apiVersion !== API_VERSION) {
     throw new AdmissionError('UNSUPPORTED_VERSION', `apiVersion "${apiVersion}" is not supported; expected "${API_VERSION}" (set admissionReviewVersions: ["v1"] in the webhook configuration)`, { path: '/apiVersion' });
   }
@@ -93,29 +87,34 @@ export function requestOf(review: unknown): AdmissionRequest {
     const hint = kind !== 'AdmissionReview' && typeof kind === 'string' ? '; pass the AdmissionReview that wraps the object (admissionReviewFor builds one)' : '';
     throw AdmissionError.invalidReview(`expected apiVersion "${API_VERSION}" and kind "AdmissionReview" (got apiVersion ${got(apiVersion)}, kind ${got(kind)})${hint}`, apiVersion !== API_VERSION ? '/apiVersion' : '/kind');
   }
-  const request = field(review, 'request');
+  const request = review['request'];
   if (!isObject(request)) {
     throw AdmissionError.invalidReview(`request must be an object (got ${typeOf(request)}); a webhook receives AdmissionReviews with a request and answers with a response`, '/request');
   }
-  const uid = field(request, 'uid');
+  const uid = request['uid'];
   if (typeof uid !== 'string' || uid === '') {
     throw AdmissionError.invalidReview(`request.uid must be a non-empty string (got ${typeOf(uid)}); the response must echo it`, '/request/uid');
   }
-  groupVersion(request, 'kind', 'kind', true);
-  groupVersion(request, 'resource', 'resource', true);
-  groupVersion(request, 'requestKind', 'kind', false);
-  groupVersion(request, 'requestResource', 'resource', false);
-  const operation = field(request, 'operation');
+  groupVersion(request['kind'], 'kind', 'kind', true);
+  groupVersion(request['resource'], 'resource', 'resource', true);
+  groupVersion(request['requestKind'], 'requestKind', 'kind', false);
+  groupVersion(request['requestResource'], 'requestResource', 'resource', false);
+  const operation = request['operation'];
   if (typeof operation !== 'string' || !OPERATIONS.includes(operation)) {
     const hint = typeof operation === 'string' ? didYouMean(operation, OPERATIONS) : '';
     throw AdmissionError.invalidReview(`request.operation must be one of ${OPERATIONS.join(', ')} (got ${typeof operation === 'string' ? `"${operation}"` : typeOf(operation)})${hint}`, '/request/operation');
   }
-  for (let i = 0; i < OPTIONAL_STRINGS.length; i++) optionalString(request, OPTIONAL_STRINGS[i]!);
-  for (let i = 0; i < OPTIONAL_OBJECTS.length; i++) optionalObject(request, OPTIONAL_OBJECTS[i]!);
-  const dryRun = field(request, 'dryRun');
+  optionalString(request['subResource'], 'subResource');
+  optionalString(request['requestSubResource'], 'requestSubResource');
+  optionalString(request['name'], 'name');
+  optionalString(request['namespace'], 'namespace');
+  optionalObject(request['object'], 'object');
+  optionalObject(request['oldObject'], 'oldObject');
+  optionalObject(request['options'], 'options');
+  const dryRun = request['dryRun'];
   if (dryRun !== undefined && dryRun !== null && typeof dryRun !== 'boolean') {
     throw AdmissionError.invalidReview(`request.dryRun must be a boolean (got ${typeOf(dryRun)})`, '/request/dryRun');
   }
-  userInfo(request);
+  userInfo(request['userInfo']);
   return request as unknown as AdmissionRequest;
 }

@@ -3,7 +3,7 @@
  * copied: `object`, `oldObject`, `labels` and `userInfo` are the request's own
  * values (core's mutations are copy-on-write and never touch them).
  */
-import { EMPTY, isObject, metadataMap, NAMESPACE_NAME_LABEL, own, str, withNameLabel } from './read.js';
+import { EMPTY, isNamespaceKind, isObject, metadataMap, metadataOf, NAMESPACE_NAME_LABEL, own, str, withNameLabel } from './read.js';
 import { requestOf } from './review.js';
 import type { Inventory } from './inventory.js';
 import type { AdmissionInput, AdmissionRequest, GroupVersionKind, GroupVersionResource, KubernetesObject, LabelMap, UserInfo } from './types.js';
@@ -31,14 +31,14 @@ function normalUser(value: unknown): AdmissionInput['userInfo'] {
 
 /** Whether the request is about a Namespace object (kind `Namespace` in the core group). */
 export function isNamespaceRequest(request: AdmissionRequest): boolean {
-  return own(request.kind, 'kind') === 'Namespace' && str(own(request.kind, 'group')) === '';
+  return isNamespaceKind(request);
 }
 
 /** Name and namespace as the input holds them (a Namespace object is its own namespace). */
-export function requestNames(request: AdmissionRequest): { name: string; namespace: string } {
-  const metadata = own(objectOrNull(request.object) ?? objectOrNull(request.oldObject), 'metadata');
-  const name = str(request.name) || str(own(metadata, 'name'));
-  const namespace = isNamespaceRequest(request) ? name || str(request.namespace) : str(request.namespace) || str(own(metadata, 'namespace'));
+export function requestNames(request: AdmissionRequest, isNamespace = isNamespaceRequest(request)): { name: string; namespace: string } {
+  const metadata = metadataOf(objectOrNull(request.object) ?? objectOrNull(request.oldObject));
+  const name = str(request.name) || str(metadata?.['name']);
+  const namespace = isNamespace ? name || str(request.namespace) : str(request.namespace) || str(metadata?.['namespace']);
   return { name, namespace };
 }
 
@@ -47,7 +47,7 @@ export function requestNames(request: AdmissionRequest): { name: string; namespa
  * when none is needed (cluster-scoped objects; a Namespace carries its own).
  */
 export function namespaceToLookUp(request: AdmissionRequest): string {
-  return isNamespaceRequest(request) ? '' : requestNames(request).namespace;
+  return isNamespaceRequest(request) ? '' : requestNames(request, false).namespace;
 }
 
 /** The input for a validated request; `namespaceLabels` already carry `kubernetes.io/metadata.name`. */
@@ -58,8 +58,8 @@ export function buildInput(request: AdmissionRequest, namespaceLabels: LabelMap 
   const kind = gvk(request.kind);
   const resource = gvr(request.resource);
   const subResource = str(request.subResource);
-  const { name, namespace } = requestNames(request);
   const isNamespace = isNamespaceRequest(request);
+  const { name, namespace } = requestNames(request, isNamespace);
   const input: AdmissionInput = {
     uid: request.uid,
     kind,

@@ -119,6 +119,11 @@ export function failureResponse(uid: string, message: string, failurePolicy: Fai
  * audit annotation).
  */
 export function toAdmissionResponse(uid: string, decision: Decision, options: ResponseOptions = {}): AdmissionReviewResponse {
+  // Nothing to say (the usual answer): the bookkeeping below would build this same response.
+  if (
+    decision.violations.length === 0 && decision.errors.length === 0 && decision.warnings.length === 0 && decision.annotations === undefined
+    && !decision.omitted && (options.mutating !== true || decision.patch.length === 0)
+  ) return review({ uid, allowed: true });
   const failurePolicy = options.failurePolicy ?? 'Fail';
   const registry = registryOf(options.policies);
   const native = registry ? mergeAnswers(mutatingAnswer(decision, registry), mergeAnswers(policyAnswer(decision, registry), kyvernoAnswer(decision, registry))) : undefined; // undefined when nothing failed

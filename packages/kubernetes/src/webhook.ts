@@ -156,10 +156,12 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
   let current = load(options.policies, options.source === undefined ? {} : { source: options.source });
   const onDecision = options.onDecision;
 
-  const notify = (event: Omit<DecisionEvent, 'durationMs'>, started: number) => {
+  /** `event` is completed with `durationMs` in place (no copy per review). */
+  const notify = (event: DecisionEvent, started: number) => {
     if (!onDecision) return;
+    event.durationMs = performance.now() - started;
     try {
-      onDecision({ ...event, durationMs: performance.now() - started });
+      onDecision(event);
     } catch {
       // A failing logger must not change the admission answer.
     }
@@ -168,7 +170,7 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
   const failed = (request: AdmissionRequest, error: unknown, started: number): AdmissionReviewResponse => {
     const err = error instanceof Error ? error : new Error(String(error));
     const response = failureResponse(request.uid, err.message, failurePolicy);
-    notify({ response, error: err }, started);
+    if (onDecision) notify({ response, error: err, durationMs: 0 }, started);
     return response;
   };
 
@@ -176,7 +178,7 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
     try {
       const { input, decision } = evaluateRequest(policies, request, { namespaceLabels: labels, inventory: inventory?.() }, mutating);
       const response = toAdmissionResponse(request.uid, decision, { mutating, failurePolicy, policies });
-      notify({ input, decision, response }, started);
+      if (onDecision) notify({ input, decision, response, durationMs: 0 }, started);
       return response;
     } catch (error) {
       return failed(request, new Error(`internal error: ${(error as Error)?.message ?? String(error)}`), started);

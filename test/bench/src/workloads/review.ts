@@ -47,7 +47,9 @@ export async function reviewWorkload(): Promise<Group> {
     return labels;
   };
   let inputs: AdmissionInput[] = [];
-  const webhook = createAdmissionWebhook({ policies: RULE_POLICIES, namespaceLabels, onDecision: ({ input }) => input && inputs.push(input) });
+  // A host's hook (logs, metrics) runs on every review; it keeps the inputs only during the sanity checks.
+  let recording = true;
+  const webhook = createAdmissionWebhook({ policies: RULE_POLICIES, namespaceLabels, onDecision: ({ input }) => recording && input && inputs.push(input) });
   const mutating = createAdmissionWebhook({ policies: RULE_POLICIES + MUTATE_POLICY, namespaceLabels, mutating: true });
   const reviews: AdmissionReview[] = Array.from({ length: 8 }, (_, i) => admissionReviewFor(reviewPod(i) as unknown as KubernetesObject, { uid: `uid-${i}` }));
   const bodies = reviews.map((r) => JSON.stringify(r));
@@ -71,6 +73,7 @@ export async function reviewWorkload(): Promise<Group> {
   bad.spec.containers[1]!.resources.limits.memory = '20Gi';
   const denied = (await webhook.review(admissionReviewFor(bad as unknown as KubernetesObject))) as { response: { allowed: boolean; status?: { code?: number } } };
   expect(!denied.response.allowed, 'review denies a Pod over the limit');
+  recording = false;
   inputs = [];
 
   const nextInput = rotate(evalInputs);
