@@ -13,7 +13,10 @@ function problemsOf(documents: unknown[]): Array<Pick<Problem, 'path' | 'message
   throw new Error('expected the policies not to load');
 }
 
-const policyWith = (mutations: unknown[], spec: Record<string, unknown> = {}) => ({ ...mutating('m.example.com', []), spec: { ...(mutating('m.example.com', []).spec as object), mutations, ...spec } });
+function policyWith(mutations: unknown[], spec: Record<string, unknown> = {}): Record<string, unknown> {
+  const base = mutating('m.example.com', []);
+  return { ...base, spec: { ...(base['spec'] as object), mutations, ...spec } };
+}
 
 describe('MutatingAdmissionPolicy documents', () => {
   it('loads v1, v1beta1 and v1alpha1 documents alike', () => {
