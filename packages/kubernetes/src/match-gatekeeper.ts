@@ -201,9 +201,11 @@ function namePart(value: unknown, ctx: DialectContext): PerTarget | undefined {
   };
 }
 
+type TestSelector = Extract<Selector, { test: unknown }>;
+
 /** Compiles the Gatekeeper keys of one match block. */
 export function compileGatekeeperMatch(block: Block, ctx: DialectContext): Selector {
-  const parts: Selector[] = [{ test: objectsPresent, describe: 'object or oldObject is present' }];
+  const parts: TestSelector[] = [];
   const shared = [
     block['kinds'] === undefined || block['kinds'] === null ? undefined : kinds(block['kinds'], ctx),
     scope(block['scope'], ctx),
@@ -211,7 +213,7 @@ export function compileGatekeeperMatch(block: Block, ctx: DialectContext): Selec
     namespaces('excludedNamespaces', block['excludedNamespaces'], ctx),
     source(block['source'], ctx),
   ];
-  for (const s of shared) if (s) parts.push(s);
+  for (const s of shared) if (s) parts.push(s as TestSelector);
   const perTarget = [labelsPart(block['labelSelector'], ctx), namespaceSelectorPart(block['namespaceSelector'], ctx), namePart(block['name'], ctx)]
     .filter((p): p is PerTarget => p !== undefined);
   if (perTarget.length > 0) {
@@ -227,5 +229,11 @@ export function compileGatekeeperMatch(block: Block, ctx: DialectContext): Selec
       test: (input) => onTarget(input, 'object') || onTarget(input, 'oldObject'),
     });
   }
-  return { all: parts };
+  // Gatekeeper checks first that there is an object to match (else a match error): done by the first matcher
+  // itself, which saves a selector per block (parameterSelection entries are matched on every review).
+  const first = parts[0];
+  if (!first) return { test: objectsPresent, describe: 'object or oldObject is present' };
+  const test = first.test;
+  parts[0] = { ...first, test: (input) => objectsPresent(input) && test(input) };
+  return parts.length === 1 ? parts[0] : { all: parts };
 }
