@@ -72,9 +72,9 @@ describe('workload 3 (AdmissionReview)', () => {
 });
 
 describe('ValidatingAdmissionPolicy row', () => {
-  it('passes the sanity checks of the three forms of the memory-limit check and of cel-js alone, and runs each a few times', async () => {
+  it('passes the sanity checks of the three forms of the memory-limit check, of cel-js alone and of the CEL planner alone, and runs each a few times', async () => {
     const group = await vapWorkload();
-    expect(group.cases.map((c) => c.engine)).toEqual(['verdict', 'verdict-vap', 'verdict-gatekeeper-cel', 'cel-js']);
+    expect(group.cases.map((c) => c.engine)).toEqual(['verdict', 'verdict-vap', 'verdict-gatekeeper-cel', 'cel-js', 'verdict-cel-planner']);
     for (const c of group.cases) await exercise(c, 3);
   });
 });

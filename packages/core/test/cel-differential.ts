@@ -5,7 +5,8 @@
  * code and summary). Used by the conformance differential test and the fuzz test.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { buildCel, CelCompileError } from '../src/cel/compile.js';
+import { buildCel, CelCompileError, type CompiledCel } from '../src/cel/compile.js';
+import { given, view } from '../src/cel/view.js';
 import { celEnvironment, type CelEnvironment } from '../src/cel/env.js';
 
 export type Outcome = { readonly value: unknown } | { readonly error: string };
@@ -45,8 +46,12 @@ export interface BothWays {
   readonly library: Outcome;
 }
 
-/** Compiles `expression` (undefined when it does not check) and runs it with `activation` (CEL values) both ways. */
-export function bothWays(expression: string, activation: Readonly<Record<string, unknown>>, environment: CelEnvironment = celEnvironment()): BothWays | undefined {
+/**
+ * Compiles `expression` (undefined when it does not check) and runs it with `activation` both ways. With
+ * `json`, the activation is JSON and each run gets it as verdict's rules do: cel-js converted (`view`), the
+ * planner its roots unconverted (it converts where it reads); otherwise the activation is CEL values.
+ */
+export function bothWays(expression: string, activation: Readonly<Record<string, unknown>>, environment: CelEnvironment = celEnvironment(), json = false): BothWays | undefined {
   let planned;
   let library;
   try {
@@ -56,5 +61,12 @@ export function bothWays(expression: string, activation: Readonly<Record<string,
     if (error instanceof CelCompileError) return undefined;
     throw error;
   }
-  return { planned: planned.planned, plan: outcome(() => planned.run(activation)), library: outcome(() => library.run(activation)) };
+  const as = (cel: CompiledCel, conversions: { cache: Map<object, unknown> }) => (json
+    ? Object.fromEntries(Object.entries(activation).map(([k, v]) => [k, cel.raw.has(k) ? given(v) : view(v, cel.paths.get(k) ?? true, conversions)]))
+    : activation);
+  const run = (cel: CompiledCel) => {
+    const conversions = { cache: new Map<object, unknown>() };
+    return outcome(() => cel.run(as(cel, conversions), conversions));
+  };
+  return { planned: planned.planned, plan: run(planned), library: run(library) };
 }

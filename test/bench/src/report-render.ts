@@ -234,17 +234,19 @@ ${section(groups, 'cel')}
 Then end to end through \`@verdict/kubernetes\` \`review()\` of a Pod AdmissionReview: the json-logic Policy (the
 reference), a [ValidatingAdmissionPolicy](validating-admission-policy.md) with its binding and a ConfigMap parameter
 (\`paramRef\` resolved on every request), a Gatekeeper ConstraintTemplate with a \`K8sNativeValidation\` block and its
-constraint, and the ValidatingAdmissionPolicy's expression evaluated by cel-js alone (no review, no policy): the
-distance between that row and the ValidatingAdmissionPolicy row is what verdict adds (matching, the activation,
-parameters, metering, the decision, the trace and the answer).
+constraint, the ValidatingAdmissionPolicy's expression evaluated by cel-js alone (no review, no policy), and the same
+expression through verdict's CEL planner alone (\`compileCel\`, with verdict's quantity library): the distance between
+those rows and the ValidatingAdmissionPolicy row is what verdict adds (matching, the activation, parameters, metering,
+the decision, the trace and the answer).
 
 ${section(groups, 'vap')}
 
 ${groups.find((g) => g.id === 'vap') ? info(groups.find((g) => g.id === 'vap')!) : ''}
 
-A CEL rule runs on cel-js's tree-walking interpreter, which evaluates the expression's AST on every call, while a json-logic
-rule is compiled into closures with its constants folded (\`{quantity: "1Gi"}\` is a number before the first request).
-The cel-js rows are therefore the floor of a CEL rule's cost; what verdict adds on top of the library is in the table.
+cel-js evaluates an expression by walking its AST on every call. verdict instead plans each checked expression once,
+at load, into closures that call the handlers cel-js's checker chose (see
+[how expressions are evaluated](concepts/cel.md#how-expressions-are-evaluated)); a json-logic rule is compiled into
+closures too, with its constants folded (\`{quantity: "1Gi"}\` is a number before the first request).
 
 ${renderBundleSection()}
 

@@ -10,6 +10,7 @@ import { compileRegex } from '../patterns/regex.js';
 import { spend } from './runtime.js';
 import { planCel, type Plan } from './plan/plan.js';
 import type { PlanNode } from './plan/node.js';
+import type { CelCache } from './values.js';
 
 /** A syntax, type or environment error in a CEL expression; `offset` is 0-based in the expression. */
 export class CelCompileError extends Error {
@@ -46,7 +47,13 @@ export interface CompiledCel {
   readonly type: string;
   /** Whether the planner compiled the expression to closures (false: cel-js evaluates it; see plan/plan.ts). */
   readonly planned: boolean;
-  run(activation: Readonly<Record<string, unknown>>): unknown;
+  /**
+   * Roots `run` takes as JSON, unconverted (a planned expression converts what it reads: plan/raw.ts);
+   * every other root is given converted (`view`).
+   */
+  readonly raw: ReadonlySet<string>;
+  /** Evaluates; `conversions` caches containers converted whole during this evaluation. */
+  run(activation: Readonly<Record<string, unknown>>, conversions?: { readonly cache: CelCache }): unknown;
 }
 
 interface Parsed {
@@ -159,18 +166,22 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
   if (options.expect && type !== options.expect && type !== 'dyn') {
     throw new CelCompileError(`the expression must evaluate to a ${options.expect}, but it gives ${type}`, 0);
   }
-  const plan: Plan | undefined = options.plan === false ? undefined : planCel(parsed.ast as unknown as PlanNode, options.environment.env);
+  const paths = new Map([...facts.roots.keys()].map((r) => [r, trie(facts.paths.get(r))]));
+  // Roots passed through stay as given; `variables` holds values already converted.
+  const rawRoots = new Map([...paths].filter(([name]) => name !== 'variables' && !facts.passed.has(name)));
+  const plan: Plan | undefined = options.plan === false ? undefined : planCel(parsed.ast as unknown as PlanNode, options.environment.env, rawRoots);
   return {
     expression,
     roots: [...facts.roots.keys()],
-    paths: new Map([...facts.roots.keys()].map((r) => [r, trie(facts.paths.get(r))])),
+    paths,
+    raw: new Set(plan ? rawRoots.keys() : []),
     passed: facts.passed,
     parameterReads: facts.parameterReads,
     type,
     planned: plan !== undefined,
-    run: plan ? (activation) => {
+    run: plan ? (activation, conversions) => {
       spend(1);
-      return plan(activation);
+      return plan(activation, conversions);
     } : (activation) => {
       spend(1);
       return parsed(activation as Record<string, unknown>);

@@ -7,7 +7,7 @@ import { VerdictError } from '../errors.js';
 import { buildCel, CelCompileError, pointAt } from './compile.js';
 import { celEnvironment, type CelFunction } from './env.js';
 import { withMeter } from './runtime.js';
-import { view } from './rule.js';
+import { given, view } from './view.js';
 import { fromCel } from './values.js';
 
 /** A checked CEL expression returned by {@link compileCel}, ready to evaluate many times. */
@@ -44,9 +44,9 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
     evaluate(variables = {}) {
       const act = Object.create(null) as Record<string, unknown>;
       const conversions = { cache: new Map<object, unknown>() };
-      for (const [k, v] of Object.entries(variables)) act[k] = view(v, compiled.paths.get(k) ?? true, conversions);
+      for (const [k, v] of Object.entries(variables)) act[k] = compiled.raw.has(k) ? given(v) : view(v, compiled.paths.get(k) ?? true, conversions);
       try {
-        return fromCel(withMeter(budget === undefined ? UNMETERED : new CostMeter(budget), () => compiled.run(act)));
+        return fromCel(withMeter(budget === undefined ? UNMETERED : new CostMeter(budget), () => compiled.run(act, conversions)));
       } catch (error) {
         const e = error as Error & { summary?: string };
         throw new VerdictError('EVALUATION', e.summary ?? e.message, { cause: error });

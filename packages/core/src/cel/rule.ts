@@ -10,7 +10,10 @@ import { buildCel, mergeTries, type CompiledCel, type PathTrie } from './compile
 import type { CelOptions } from './context.js';
 import type { CelEnvironment } from './env.js';
 import { withMeter } from './runtime.js';
-import { fromCel, toCel, celTypeName, type CelCache } from './values.js';
+import { fromCel, celTypeName, type CelCache } from './values.js';
+import { given, view } from './view.js';
+
+export { view } from './view.js';
 
 /** How an adapter names what CEL sees in the rules of one template. */
 export interface CelProfile {
@@ -134,7 +137,7 @@ function variablesOf(ctx: CelContext, scope: Scope, state: State): object {
     state.computing.add(name);
     try {
       const act = activation(ctx, compiled, scope, ROOT);
-      let value = compiled.run(act);
+      let value = compiled.run(act, state);
       if (isPassed(value, act, compiled)) {
         // The value is a root as given (say Gatekeeper's anyObject): convert only what the unit reads below it.
         (state.passed ??= new Map()).set(name, value);
@@ -188,47 +191,6 @@ function rootValue(ctx: CelContext, name: string, scope: Scope, at: Item & { sta
   return ownGet(scope.input, name);
 }
 
-/**
- * The value CEL sees for a root. Only the paths the expression reads are converted (integral numbers to
- * ints), copy-on-write: a rule reading `object.spec.containers[*].resources.limits.memory` allocates
- * nothing when those are strings, and the rest of the object is never visited. `'*'` stands for every
- * element of a list (a comprehension's range). Frozen values (parameters) convert whole, once per process.
- * `conversions.cache` is read only when a container converts.
- */
-export function view(value: unknown, paths: PathTrie, conversions: { readonly cache: CelCache }): unknown {
-  if (value !== null && typeof value === 'object' && Object.isFrozen(value)) return toCel(value, conversions.cache);
-  return below(value, paths, conversions);
-}
-
-/** {@link view} below the root (a frozen object there is walked like any other: the result is the same). */
-function below(value: unknown, paths: PathTrie, conversions: { readonly cache: CelCache }): unknown {
-  if (value === null || typeof value !== 'object') return typeof value === 'number' ? toCel(value) : value;
-  if (paths === true) return toCel(value, conversions.cache);
-  if (Array.isArray(value)) {
-    const each = paths.each;
-    if (!each) return value;
-    let copy: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      const next = below(item, each, conversions);
-      if (next !== item) (copy ??= value.slice())[i] = next;
-    }
-    return copy ?? value;
-  }
-  const proto = Object.getPrototypeOf(value) as unknown;
-  if (proto !== Object.prototype && proto !== null) return toCel(value, conversions.cache);
-  let copy: Record<string, unknown> | undefined;
-  const { keys, subs } = paths;
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    const item = ownGet(value, key);
-    if (item === undefined) continue;
-    const next = below(item, subs[i]!, conversions);
-    if (next !== item) (copy ??= { ...(value as Record<string, unknown>) })[key] = next;
-  }
-  return copy ?? value;
-}
-
 function activation(ctx: CelContext, compiled: CompiledCel, scope: Scope, at: Item): Record<string, unknown> {
   const state = stateOf(scope);
   const where = { state, data: at.data, item: at.item };
@@ -238,6 +200,7 @@ function activation(ctx: CelContext, compiled: CompiledCel, scope: Scope, at: It
     const name = roots[i]!;
     const value = name === 'variables' ? variablesOf(ctx, scope, state)
       : compiled.passed.has(name) ? rootValue(ctx, name, scope, where)
+      : compiled.raw.has(name) ? given(rootValue(ctx, name, scope, where))
       : view(rootValue(ctx, name, scope, where), compiled.paths.get(name)!, state);
     if (value !== undefined) act[name] = value;
   }
@@ -248,7 +211,7 @@ function activation(ctx: CelContext, compiled: CompiledCel, scope: Scope, at: It
 export function celEvaluator(ctx: CelContext, compiled: CompiledCel, item = false): (data: unknown, scope: Scope) => unknown {
   return (data, scope) => {
     try {
-      return withMeter(scope.meter, () => compiled.run(activation(ctx, compiled, scope, item ? { data, item } : ROOT)));
+      return withMeter(scope.meter, () => compiled.run(activation(ctx, compiled, scope, item ? { data, item } : ROOT), stateOf(scope)));
     } catch (error) {
       throw plain(error);
     }

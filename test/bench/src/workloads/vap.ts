@@ -4,10 +4,13 @@
  * ValidatingAdmissionPolicy with its binding and a ConfigMap parameter (CEL,
  * `paramRef` resolved on every request), and as a Gatekeeper ConstraintTemplate
  * with a K8sNativeValidation block and its constraint; and the VAP's
- * expression evaluated by @marcbachmann/cel-js alone (no review, no policy),
- * so what the adapter and core add is visible. Target: the
+ * expression evaluated by @marcbachmann/cel-js alone (no review, no policy)
+ * and by verdict's CEL planner alone (`compileCel`: the planned closures, with
+ * the JSON activation converted in and the result out), so what the adapter
+ * and core add is visible. Target: the
  * ValidatingAdmissionPolicy at most 2× the json-logic Policy.
  */
+import { compileCel } from '@verdict/core';
 import { admissionReviewFor, createAdmissionWebhook, type AdmissionReview, type AdmissionWebhook, type KubernetesObject } from '@verdict/kubernetes';
 import type { Job } from '../jobs.js';
 import { bareLibrary } from './cel.js';
@@ -103,7 +106,9 @@ export async function vapWorkload(): Promise<Group> {
   const bare = bareLibrary(expression);
   const params = { data: { limit: '1Gi' } };
   const objects = reviews.map((r) => ({ object: r.request.object, params }));
-  for (const activation of objects) expect(bare(activation) === true, 'cel-js alone allows the good Pods');
+  const planned = compileCel(expression);
+  for (const activation of objects) expect(bare(activation) === true && planned.evaluate(activation) === true, 'cel-js alone and the planner allow the good Pods');
+  expect(planned.evaluate({ object: bad.request.object, params }) === false, 'the planner denies the 20Gi Pod');
   expect(bare({ object: bad.request.object, params }) === false, 'cel-js alone denies the 20Gi Pod');
   const next = rotate(reviews);
   const nextObject = rotate(objects);
@@ -112,6 +117,7 @@ export async function vapWorkload(): Promise<Group> {
     { name: 'ValidatingAdmissionPolicy + binding + ConfigMap parameter (CEL): `webhook.review`', engine: 'verdict-vap', fn: () => webhooks.vap.review(next()) },
     { name: 'Gatekeeper ConstraintTemplate with K8sNativeValidation + constraint: `webhook.review`', engine: 'verdict-gatekeeper-cel', fn: () => webhooks.gatekeeper.review(next()) },
     { name: "@marcbachmann/cel-js alone: the ValidatingAdmissionPolicy's expression (bare quantity function, no review)", engine: 'cel-js', fn: () => bare(nextObject()) },
+    { name: "verdict's CEL planner alone: the same expression through `compileCel(expression).evaluate` (Kubernetes quantity library, no review)", engine: 'verdict-cel-planner', fn: () => planned.evaluate(nextObject()) },
   ];
   return {
     id: 'vap',

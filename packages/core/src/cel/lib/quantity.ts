@@ -84,7 +84,7 @@ function align(a: Quantity, b: Quantity): [bigint, bigint, number] {
 }
 
 export function compare(a: Quantity, b: Quantity): number {
-  const [x, y] = align(a, b);
+  const [x, y] = a.scale === b.scale ? [a.num, b.num] : align(a, b);
   return x < y ? -1 : x > y ? 1 : 0;
 }
 

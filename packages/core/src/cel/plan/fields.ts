@@ -25,17 +25,29 @@ function plain(v: unknown): boolean {
 
 type Access = (left: unknown, key: unknown, node: PlanNode, ev: Evaluator) => unknown;
 
-/** `left.key` for a `dyn` left operand; `handle` is cel-js's `fieldAccess` for the node. */
-export function dynField(handle: Access, key: string, node: PlanNode, ev: Evaluator): (left: unknown) => unknown {
-  return (left) => {
-    if (left !== null && typeof left === 'object') {
-      const c = (left as { constructor?: unknown }).constructor;
-      if (c === Object || c === undefined) {
-        const v = hasOwn(left, key) ? (left as Record<string, unknown>)[key] : undefined;
-        if (v !== undefined && plain(v)) return v;
+/**
+ * A chain of field selections on `dyn` values (`c.resources.limits.memory`), inner first: `nodes[i]` selects
+ * `keys[i]` and its handler is cel-js's `fieldAccess`. One closure for the whole chain.
+ */
+export function dynChain(handles: readonly Access[], keys: readonly string[], nodes: readonly PlanNode[], ev: Evaluator): (value: unknown) => unknown {
+  const n = keys.length;
+  return (value) => {
+    let v = value;
+    for (let i = 0; i < n; i++) {
+      const key = keys[i]!;
+      if (v !== null && typeof v === 'object') {
+        const c = (v as { constructor?: unknown }).constructor;
+        if (c === Object || c === undefined) {
+          const next = hasOwn(v, key) ? (v as Record<string, unknown>)[key] : undefined;
+          if (next !== undefined && plain(next)) {
+            v = next;
+            continue;
+          }
+        }
       }
+      v = handles[i]!(v, key, nodes[i]!, ev);
     }
-    return handle(left, key, node, ev);
+    return v;
   };
 }
 

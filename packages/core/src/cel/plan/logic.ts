@@ -62,6 +62,15 @@ export function planTernary(p: Planner, node: PlanNode, scope: Scope): Step {
   const no = p.plan(node.right, scope);
   const ev = p.ev;
   const label = c.meta.label || 'Ternary condition must be bool';
+  const constant = (n: PlanNode, v: boolean) => n.op === 'value' && n.args === v && !n.meta.alternate && !n.meta.macro;
+  if (constant(node.left, true) && constant(node.right, false)) {
+    // `c ? true : false`, the step of all() and exists(): the condition itself, when it is a bool.
+    return (f) => {
+      const value = test(f);
+      if (value === true || value === false) return value;
+      throw ev.createError('invalid_condition_type', `${label}, got '${ev.debugRuntimeType(value).name}'`, c);
+    };
+  }
   return (f) => {
     const value = test(f);
     if (value === true) return yes(f);

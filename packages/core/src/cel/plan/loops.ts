@@ -6,7 +6,9 @@
  * cel-js handler does.
  */
 import { spend } from '../runtime.js';
+import { below } from '../view.js';
 import { lazyField } from './fields.js';
+import { bindRaw, planRaw } from './raw.js';
 import { binder, type Planner, type Scope } from './plan.js';
 import { NotPlanned, type ComprehensionArgs, type Evaluator, type Frame, type PlanNode, type Step } from './node.js';
 
@@ -33,20 +35,25 @@ function slot(scope: Scope): number {
 export function planComprehension(p: Planner, node: PlanNode, scope: Scope): Step {
   const a = node.args as ComprehensionArgs;
   const ev = p.ev;
-  const range = p.plan(a.iterable, scope);
+  // A range read from an unconverted root stays unconverted; its elements are converted where used.
+  const raw = planRaw(p, a.iterable, scope);
+  const rawTrie = raw && raw.trie !== true ? raw.trie : undefined;
+  const each = rawTrie?.each;
+  const range = rawTrie && each ? raw!.step : p.plan(a.iterable, scope);
   const init = p.plan(a.init, scope);
   const iter = slot(scope);
   const accu = slot(scope);
   const bind = binder(ev, a.iterVarName, a.iterCtx?.iterType);
   const vars = new Map(scope.vars).set(a.iterVarName, iter);
-  const step = p.plan(a.step, { vars, accu, count: scope.count });
+  const step = p.plan(a.step, { vars, raw: bindRaw(scope, a.iterVarName, rawTrie && each), accu, count: scope.count });
   const { condition, result } = a;
   if (typeof result !== 'function' || (condition !== undefined && typeof condition !== 'function')) throw new NotPlanned('comprehension shape');
   /** The range (metered, as a list) and the accumulator's initial value, in its slot. */
   const start = (f: Frame): unknown[] => {
-    const raw = range(f);
-    spend(sizeOf(raw));
-    const items = iterable(ev, raw, a.iterable);
+    const value = range(f);
+    spend(sizeOf(value));
+    // Not a container: converted first, so an error names the type a converted activation has.
+    const items = iterable(ev, rawTrie && each && (value === null || typeof value !== 'object') ? below(value, rawTrie, f.conv) : value, a.iterable);
     f.slots[accu] = init(f);
     return items;
   };
@@ -91,7 +98,10 @@ export function planComprehension(p: Planner, node: PlanNode, scope: Scope): Ste
 export function planHas(p: Planner, nodes: readonly PlanNode[], scope: Scope): Step {
   if (nodes.length < 2) throw new NotPlanned('has() shape');
   const ev = p.ev;
-  const root = p.plan(nodes[nodes.length - 1]!, scope);
+  // Presence does not depend on conversion: an unconverted root is read as it is.
+  const last = nodes[nodes.length - 1]!;
+  const rootRaw = planRaw(p, last, scope);
+  const root = rootRaw ? rootRaw.step : p.plan(last, scope);
   const fields = nodes.slice(0, -1).reverse();
   for (const n of fields) if (n.op !== '.' && n.op !== '.?') throw new NotPlanned('has() shape');
   return (f) => {
@@ -118,7 +128,7 @@ export function planBind(p: Planner, macro: Readonly<Record<string, unknown>>, s
   const bindCtx = macro['bindCtx'] as { iterType?: Parameters<typeof binder>[2] };
   const bind = binder(p.ev, name, bindCtx.iterType);
   const at = slot(scope);
-  const body = p.plan(macro['exp'] as PlanNode, { vars: new Map(scope.vars).set(name, at), accu: scope.accu, count: scope.count });
+  const body = p.plan(macro['exp'] as PlanNode, { vars: new Map(scope.vars).set(name, at), raw: bindRaw(scope, name, undefined), accu: scope.accu, count: scope.count });
   return (f) => {
     bind(f, at, value(f));
     return body(f);

@@ -6,6 +6,7 @@
  * values are cel-js's; it replaces only the tree walk, the contexts and the per-node dispatch.
  */
 import type { Environment } from '@marcbachmann/cel-js';
+import type { CelCache } from '../values.js';
 
 /** A checked type (cel-js `TypeDeclaration`). */
 export interface CelType {
@@ -20,6 +21,8 @@ export interface Evaluator {
   debugType(value: unknown): CelType;
   debugRuntimeType(value: unknown, checked?: CelType): CelType;
   createError(code: string, message: string, node?: PlanNode): Error;
+  /** Registered types by name (a message type may convert a map into its class). */
+  readonly objectTypes: ReadonlyMap<string, { readonly convert?: (value: unknown) => unknown }>;
 }
 
 /** A cel-js AST node after the checker ran. */
@@ -60,6 +63,8 @@ export interface ComprehensionArgs {
 export interface Frame {
   readonly act: Readonly<Record<string, unknown>>;
   readonly slots: unknown[];
+  /** The evaluation's conversions (containers converted whole, once each). */
+  readonly conv: { readonly cache: CelCache };
 }
 
 /** A planned node: its value in a frame. */

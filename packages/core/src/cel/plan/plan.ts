@@ -15,12 +15,18 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { planBind, planComprehension, planHas } from './loops.js';
 import { planAnd, planOr, planTernary } from './logic.js';
-import { dynField } from './fields.js';
+import { planCall, planMethod } from './calls.js';
+import { dynChain } from './fields.js';
+import { escape, planRaw } from './raw.js';
+import type { PathTrie } from '../compile.js';
+import type { CelCache } from '../values.js';
 import { evaluateName, evaluatorOf, NotPlanned, type CelType, type Evaluator, type Frame, type PlanNode, type Step } from './node.js';
 
 /** Plan-time scope: slots of the names bound around a node, and of the innermost accumulator. */
 export interface Scope {
   readonly vars: ReadonlyMap<string, number>;
+  /** Bound names whose values are unconverted JSON, with the paths read below them (plan/raw.ts). */
+  readonly raw: ReadonlyMap<string, PathTrie>;
   readonly accu: number | undefined;
   /** Slots allocated so far in this expression. */
   readonly count: { n: number };
@@ -29,28 +35,41 @@ export interface Scope {
 /** The planner's view of one expression: plans a node in a scope. */
 export interface Planner {
   readonly ev: Evaluator;
+  /** Roots the activation gives unconverted, with the paths the expression reads below each. */
+  readonly roots: ReadonlyMap<string, PathTrie>;
   plan(node: PlanNode, scope: Scope): Step;
 }
 
-/** A planned expression: evaluates against an activation (free name → CEL value). */
-export type Plan = (activation: Readonly<Record<string, unknown>>) => unknown;
+/**
+ * A planned expression: evaluates against an activation (free name → CEL value; the roots given to
+ * {@link planCel} as JSON), with the evaluation's conversions (default: a fresh cache).
+ */
+export type Plan = (activation: Readonly<Record<string, unknown>>, conversions?: { readonly cache: CelCache }) => unknown;
 
 /** Plans a checked expression, or undefined when some node needs cel-js's own evaluation. */
-export function planCel(root: PlanNode, env: Environment): Plan | undefined {
-  const planner: Planner = { ev: evaluatorOf(env), plan: (node, scope) => planNode(planner, node, scope) };
+export function planCel(root: PlanNode, env: Environment, roots: ReadonlyMap<string, PathTrie> = new Map()): Plan | undefined {
+  const planner: Planner = { ev: evaluatorOf(env), roots, plan: (node, scope) => planNode(planner, node, scope) };
   const count = { n: 0 };
   let step: Step;
   try {
-    step = planner.plan(root, { vars: new Map(), accu: undefined, count });
+    step = planner.plan(root, { vars: new Map(), raw: new Map(), accu: undefined, count });
   } catch (error) {
     if (error instanceof NotPlanned) return undefined;
     throw error;
   }
   const size = count.n;
-  return (act) => step({ act, slots: size === 0 ? EMPTY : new Array<unknown>(size) });
+  return (act, conv = new Conversions()) => step({ act, slots: size === 0 ? EMPTY : new Array<unknown>(size), conv });
 }
 
 const EMPTY: unknown[] = [];
+
+/** Conversions of one evaluation, the cache made when first needed. */
+class Conversions {
+  #cache: CelCache | undefined;
+  get cache(): CelCache {
+    return (this.#cache ??= new Map());
+  }
+}
 
 function expectEvaluate(node: PlanNode, ...names: string[]): void {
   const name = evaluateName(node);
@@ -64,8 +83,6 @@ function handleOf<F>(node: PlanNode): F {
 
 type Binary = (left: unknown, right: unknown, node: PlanNode, ev: Evaluator) => unknown;
 type Unary = (value: unknown, node: PlanNode, ev: Evaluator) => unknown;
-type Call = (values: unknown[], node: PlanNode, ev: Evaluator) => unknown;
-type Method = (values: unknown[], ev: Evaluator, node: PlanNode) => unknown;
 
 function planNode(p: Planner, node: PlanNode, scope: Scope): Step {
   const { alternate, macro } = node.meta;
@@ -76,6 +93,10 @@ function planNode(p: Planner, node: PlanNode, scope: Scope): Step {
     throw new NotPlanned('macro');
   }
   const ev = p.ev;
+  if (node.op === 'id' || node.op === '.') {
+    const raw = planRaw(p, node, scope);
+    if (raw) return escape(raw);
+  }
   switch (node.op) {
     case 'value': {
       expectEvaluate(node, 'evaluate');
@@ -88,12 +109,9 @@ function planNode(p: Planner, node: PlanNode, scope: Scope): Step {
     case '.': case '.?': {
       expectEvaluate(node, 'evaluateBinaryFirst');
       const handle = handleOf<Binary>(node);
+      if (node.op === '.' && handle.name === 'fieldAccess') return planChain(p, node, scope);
       const [inner, field] = node.args as [PlanNode, string];
       const left = p.plan(inner, scope);
-      if (node.op === '.' && handle.name === 'fieldAccess') {
-        const select = dynField(handle, field, node, ev);
-        return (f) => select(left(f));
-      }
       return (f) => handle(left(f), field, node, ev);
     }
     case '[]': case '[?]':
@@ -121,19 +139,12 @@ function planNode(p: Planner, node: PlanNode, scope: Scope): Step {
     case '?:':
       expectEvaluate(node, 'evaluate');
       return planTernary(p, node, scope);
-    case 'call': {
+    case 'call':
       expectEvaluate(node, 'evaluate');
-      const handle = handleOf<Call>(node);
-      const args = planList(p, (node.args as [string, PlanNode[]])[1], scope);
-      return (f) => handle(args(f), node, ev);
-    }
-    case 'rcall': {
+      return planCall(p, node, scope);
+    case 'rcall':
       expectEvaluate(node, 'evaluate');
-      const handle = handleOf<Method>(node);
-      if (!node.receiverWithArgs) throw new NotPlanned('rcall without receiver');
-      const args = planList(p, node.receiverWithArgs, scope);
-      return (f) => handle(args(f), ev, node);
-    }
+      return planMethod(p, node, scope);
     case 'list': {
       const items = node.args as PlanNode[];
       if (items.length === 0) {
@@ -153,6 +164,25 @@ function planNode(p: Planner, node: PlanNode, scope: Scope): Step {
     default:
       throw new NotPlanned(node.op);
   }
+}
+
+/** `a.b.c…` on `dyn` values: the longest chain of such selections below `node`, as one step. */
+function planChain(p: Planner, node: PlanNode, scope: Scope): Step {
+  const [nodes, at] = selections(node);
+  const base = p.plan(at, scope);
+  const select = dynChain(nodes.map((n) => handleOf<Binary>(n)), nodes.map((n) => (n.args as [PlanNode, string])[1]), nodes, p.ev);
+  return (f) => select(base(f));
+}
+
+/** The chain of `dyn` field selections ending at `node` (innermost first) and the node below it. */
+export function selections(node: PlanNode): [PlanNode[], PlanNode] {
+  const nodes: PlanNode[] = [];
+  let at = node;
+  while (at.op === '.' && !at.meta.alternate && !at.meta.macro && evaluateName(at) === 'evaluateBinaryFirst' && at.handle?.name === 'fieldAccess') {
+    nodes.push(at);
+    at = (at.args as [PlanNode, string])[0];
+  }
+  return [nodes.reverse(), at];
 }
 
 /** Values of `nodes` as a fresh array, evaluated last to first (cel-js's order: the last error wins). */
@@ -180,7 +210,7 @@ function planList(p: Planner, nodes: readonly PlanNode[], scope: Scope): (f: Fra
   }
 }
 
-function planId(p: Planner, node: PlanNode, scope: Scope): Step {
+export function planId(p: Planner, node: PlanNode, scope: Scope): Step {
   const name = node.args as string;
   const slot = scope.vars.get(name);
   if (slot !== undefined) return (f) => f.slots[slot];
@@ -240,13 +270,23 @@ function planAccu(p: Planner, node: PlanNode, scope: Scope): Step {
 
 /**
  * Binds `value` to `name` in `slot` after cel-js's check of a bound value against the variable's checked
- * type (`setIterValue`); a message-typed variable (converted from a map by cel-js) is not planned.
+ * type (`setIterValue`: a map bound to a message-typed variable is converted by the type's `convert`).
  */
 export function binder(ev: Evaluator, name: string, type: CelType | undefined): (f: Frame, slot: number, value: unknown) => void {
   if (!type) throw new NotPlanned('untyped bound variable');
-  if (type.kind === 'message') throw new NotPlanned('message-typed bound variable');
   return (f, slot, value) => {
-    if (!type.matchesValueType(value, ev)) throw ev.createError('variable_type_mismatch', `Variable '${name}' is not of type '${type.name}', got '${ev.debugType(value).name}'`);
-    f.slots[slot] = value;
+    if (type.matchesValueType(value, ev)) {
+      f.slots[slot] = value;
+      return;
+    }
+    const valueType = ev.debugType(value);
+    if (type.kind === 'message' && valueType.kind === 'map') {
+      const converted = ev.objectTypes.get(type.name)?.convert?.(value);
+      if (converted) {
+        f.slots[slot] = converted;
+        return;
+      }
+    }
+    throw ev.createError('variable_type_mismatch', `Variable '${name}' is not of type '${type.name}', got '${valueType.name}'`);
   };
 }
