@@ -32,11 +32,14 @@ function combine(policies: PolicySet, mutation: Decision, validation: Decision):
     const m = byPolicy.get(keyOf(t.kind, t.policy));
     byPolicy.delete(keyOf(t.kind, t.policy));
     const mutated = m ? m.rules.filter((r) => r.type === 'mutate') : [];
-    return mutated.length === 0 ? t : { ...t, rules: [...mutated, ...t.rules], ...(m?.patch ? { patch: m.patch } : {}) };
+    if (mutated.length === 0) return t;
+    // A policy that mutated matched then, even if it no longer matches the mutated object (a matchCondition such as "no sidecar yet").
+    const { mismatch: _mismatch, ...rest } = t;
+    return { ...(m?.matched && !t.matched ? { ...rest, matched: true } : t), rules: [...mutated, ...t.rules], ...(m?.patch ? { patch: m.patch } : {}) };
   });
   for (const t of byPolicy.values()) if (t.patch) trace.push({ ...t, rules: t.rules.filter((r) => r.type === 'mutate') });
   const decision: Decision = {
-    allowed: validation.allowed && !mutationErrors.some((e) => e.enforcementAction === 'deny'),
+    allowed: validation.allowed && !mutationErrors.some((e) => e.enforcementAction === 'deny' && e.ignored !== true),
     violations: validation.violations,
     warnings: [...mutationErrors.filter((e) => e.enforcementAction === 'warn').map((e) => `[${e.policy}] ${e.message}`), ...validation.warnings],
     errors: [...mutationErrors, ...validation.errors],
