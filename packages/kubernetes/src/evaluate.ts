@@ -6,7 +6,7 @@
  * that will be stored, and selectors match it, as a validating webhook
  * called after this one would see it.
  */
-import type { Decision, DecisionError, PolicySet, PolicyTrace } from '@verdict/core';
+import type { Decision, DecisionError, EvaluateOptions, PolicySet, PolicyTrace } from '@verdict/core';
 import { buildInput } from './toInput.js';
 import type { Inventory } from './inventory.js';
 import type { AdmissionInput, AdmissionRequest, KubernetesObject, LabelMap } from './types.js';
@@ -16,6 +16,10 @@ export interface RequestContext {
   namespaceLabels: LabelMap | undefined;
   inventory: Inventory | undefined;
 }
+
+/** The two ways a request is evaluated; shared, so that a review allocates no options object. */
+const VALIDATE: EvaluateOptions = Object.freeze({ mutate: false });
+const MUTATE: EvaluateOptions = Object.freeze({ mutate: true });
 
 const keyOf = (kind: string | undefined, policy: string | undefined) => `${kind ?? ''}/${policy ?? ''}`;
 
@@ -57,9 +61,9 @@ export function evaluateRequest(
 ): { input: AdmissionInput; decision: Decision } {
   const { namespaceLabels, inventory } = context;
   const input = buildInput(request, namespaceLabels, inventory);
-  if (!mutating || input.object === null) return { input, decision: policies.evaluate(input, { mutate: false }) };
-  const mutation = policies.evaluate(input, { mutate: true });
+  if (!mutating || input.object === null) return { input, decision: policies.evaluate(input, VALIDATE) };
+  const mutation = policies.evaluate(input, MUTATE);
   if (mutation.patch.length === 0 || mutation.mutated === null || typeof mutation.mutated !== 'object') return { input, decision: mutation };
   const after = buildInput({ ...request, object: mutation.mutated as KubernetesObject }, namespaceLabels, inventory);
-  return { input, decision: combine(policies, mutation, policies.evaluate(after, { mutate: false })) };
+  return { input, decision: combine(policies, mutation, policies.evaluate(after, VALIDATE)) };
 }
