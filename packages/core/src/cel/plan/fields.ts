@@ -4,7 +4,7 @@
  * (`fieldAccess`, the map type's `fieldLazy`), computed without its type lookups; anything else (maps,
  * messages, missing keys, unsupported values) goes through cel-js's handler, errors included.
  */
-import type { Evaluator, PlanNode } from './node.js';
+import type { Evaluator, PlanNode, Step } from './node.js';
 
 const hasOwn = Object.hasOwn;
 
@@ -26,13 +26,16 @@ function plain(v: unknown): boolean {
 type Access = (left: unknown, key: unknown, node: PlanNode, ev: Evaluator) => unknown;
 
 /**
- * A chain of field selections on `dyn` values (`c.resources.limits.memory`), inner first: `nodes[i]` selects
- * `keys[i]` and its handler is cel-js's `fieldAccess`. One closure for the whole chain.
+ * A chain of field selections on `dyn` values (`c.resources.limits.memory`), inner first: each node's handler
+ * is cel-js's `fieldAccess`; `base` gives the value the chain starts from. One
+ * closure for the whole chain.
  */
-export function dynChain(handles: readonly Access[], keys: readonly string[], nodes: readonly PlanNode[], ev: Evaluator): (value: unknown) => unknown {
+export function dynChain(nodes: readonly PlanNode[], ev: Evaluator, base: Step): Step {
+  const keys = nodes.map((node) => (node.args as [PlanNode, string])[1]);
+  const handles = nodes.map((node) => node.handle as unknown as Access);
   const n = keys.length;
-  return (value) => {
-    let v = value;
+  return (f) => {
+    let v = base(f);
     for (let i = 0; i < n; i++) {
       const key = keys[i]!;
       if (v !== null && typeof v === 'object') {

@@ -22,6 +22,13 @@ export interface Raw {
 /** The value converted where it is used. */
 export function escape(raw: Raw): Step {
   const { step, trie } = raw;
+  // Only numbers and containers convert: a string or a bool read whole is used as it is.
+  if (trie === true) {
+    return (f) => {
+      const v = step(f);
+      return typeof v === 'number' || (typeof v === 'object' && v !== null) ? below(v, true, f.conv) : v;
+    };
+  }
   return (f) => below(step(f), trie, f.conv);
 }
 
@@ -52,9 +59,7 @@ export function planRaw(p: Planner, node: PlanNode, scope: Scope): Raw | undefin
     if (i < 0) throw new NotPlanned(`a read of "${key}" outside the analysed paths`);
     trie = trie.subs[i]!;
   }
-  const select = dynChain(nodes.map((n) => n.handle as never), keys, nodes, p.ev);
-  const step = base.step;
-  return { step: (f) => select(step(f)), trie };
+  return { step: dynChain(nodes, p.ev, base.step), trie };
 }
 
 /** The scope with `name` bound in `slot`, unconverted with `trie` below it, or converted (`undefined`). */
