@@ -11,7 +11,7 @@ import type { CelOptions } from './context.js';
 import type { CelEnvironment } from './env.js';
 import { withMeter } from './runtime.js';
 import { fromCel, celTypeName, type CelCache } from './values.js';
-import { given, view } from './view.js';
+import { Activation, given, view } from './view.js';
 
 export { view } from './view.js';
 
@@ -224,7 +224,7 @@ function layoutOf(compiled: CompiledCel): Layout {
 
 function activation(ctx: CelContext, compiled: CompiledCel, scope: Scope, at: Item): Record<string, unknown> {
   const state = stateOf(scope);
-  const act = Object.create(null) as Record<string, unknown>;
+  const act = new Activation();
   const { roots, given: how, paths } = layoutOf(compiled);
   for (let i = 0; i < roots.length; i++) {
     const name = roots[i]!;
