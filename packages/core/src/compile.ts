@@ -16,6 +16,7 @@ import { compileMatch, keyOwners, type SelectorEnv } from './selectors/compile.j
 import { MATCH_ALL, type SelectorNode } from './selectors/node.js';
 import { PolicyIndex } from './selectors/policy-index.js';
 import type { MatchDialect } from './selectors/types.js';
+import type { PatchType } from './mutate.js';
 import { compileTemplateUnit, type TemplateUnit } from './template-unit.js';
 import { Translation, type DocumentTranslator } from './translate.js';
 import type { EnforcementAction, NoMatchAction, ParameterSelectionBehavior, PolicyInfo, SelectionTrace } from './types.js';
@@ -48,6 +49,11 @@ export interface CompileOptions {
   translators?: readonly DocumentTranslator[];
   /** CEL rules: an adapter's names (profile), added functions and refused libraries (see docs/concepts/cel.md). */
   cel?: CelOptions;
+  /**
+   * Patch types of computed mutations (a mutate rule's CEL `expression` with `patchType: <name>`), besides the
+   * built-in `JSONPatch` (the expression gives a list of RFC 6902 operations); an entry named `JSONPatch` replaces it.
+   */
+  patchTypes?: Readonly<Record<string, PatchType>>;
   /**
    * Parameters chosen at evaluation time (a ValidatingAdmissionPolicy binding's `paramRef`). Called once per
    * policy at load; a returned resolver is called per evaluation with the input and gives the parameter
@@ -282,7 +288,7 @@ class Loader {
 
   private compileUnit(doc: PolicyDocument, i: number, kind: string): TemplateUnit | undefined {
     const name = (doc['metadata'] as JsonObject)['name'] as string;
-    const source = { kind, name, document: doc, ...(this.options.cel ? { cel: this.options.cel } : {}) };
+    const source = { kind, name, document: doc, ...(this.options.cel ? { cel: this.options.cel } : {}), ...(this.options.patchTypes ? { patchTypes: this.options.patchTypes } : {}) };
     const unit = compileTemplateUnit(doc['spec'] as JsonObject, source, (path, code, message) => this.report(i, path, code, message));
     if (unit) unit.origin = { index: i, object: doc };
     return unit;

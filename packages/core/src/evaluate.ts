@@ -10,7 +10,8 @@ import { lintPolicies, type LintFinding } from './lint.js';
 import type { Scope } from './logic/scope.js';
 import { mergeParameters } from './merge.js';
 import type { CowDocument, PatchOperation } from './mutate.js';
-import { mutatePhase, omittedOf, passBudget, Run, validatePhase, type Active, type RunLimits } from './phases.js';
+import { mutatePhase } from './mutate-phase.js';
+import { omittedOf, passBudget, Run, validatePhase, type Active, type RunLimits } from './phases.js';
 import type { SelectorNode } from './selectors/node.js';
 import type { PolicyIndex } from './selectors/policy-index.js';
 import type { MatchDialect } from './selectors/types.js';
@@ -88,7 +89,9 @@ export class PolicySet {
     try {
       for (let c = 0; c < candidates.length; c++) {
         const runs = this.select(candidates[c]!, input, run, explain);
-        for (let r = 0; r < runs.length; r++) active.push(runs[r]!);
+        if (runs === undefined) continue;
+        if (Array.isArray(runs)) for (let r = 0; r < runs.length; r++) active.push(runs[r]!);
+        else active.push(runs as Active);
       }
       if (options.mutate !== false) ({ doc, patch } = mutatePhase(active, input, this.settings.target, run));
       let finalInput = doc ? doc.root : input;
@@ -116,8 +119,11 @@ export class PolicySet {
     return decision;
   }
 
-  /** Matching, parameterSelection and matchConditions for one policy; adds a run to `out` per parameter set that applies. */
-  private select(policy: CompiledPolicy, input: Record<string, unknown>, run: Run, explain: boolean): readonly Active[] {
+  /**
+   * Matching, parameterSelection and matchConditions for one policy: the runs that apply, one per parameter set
+   * (a single run is returned as it is, not in a list: no array per policy and review).
+   */
+  private select(policy: CompiledPolicy, input: Record<string, unknown>, run: Run, explain: boolean): Active | readonly Active[] | undefined {
     const scope: Scope = { input, parameters: policy.base.parameters, element: undefined, hasElement: false, overlay: true, meter: run.meter };
     // `rules` is added last so that a serialised trace reads: match, selection, parameters, rules, patch.
     const trace = { policy: policy.name, kind: policy.kind, enforcementAction: policy.enforcementAction, matched: false } as PolicyTrace;
@@ -125,8 +131,8 @@ export class PolicySet {
     const active: Active = { policy, scope, trace };
     const runs = this.choose(active, run, explain);
     trace.rules = [];
-    if (!runs) return NONE;
-    if (!policy.parameterSets) return matchConditions(active, run) ? [active] : NONE;
+    if (!runs) return undefined;
+    if (!policy.parameterSets) return matchConditions(active, run) ? active : undefined;
     let sets: ReadonlyArray<Readonly<Record<string, unknown>>>;
     try {
       sets = policy.parameterSets(input);
@@ -134,16 +140,16 @@ export class PolicySet {
       if (error instanceof BudgetExceeded) throw error;
       trace.error = (error as Error).message;
       run.fail(policy, 'MATCH_ERROR', `unable to resolve parameters: ${trace.error}`);
-      return NONE;
+      return undefined;
     }
-    if (sets.length === 0) return noMatch(policy, run, 'no parameters were found for it') && matchConditions(active, run) ? [active] : NONE;
+    if (sets.length === 0) return noMatch(policy, run, 'no parameters were found for it') && matchConditions(active, run) ? active : undefined;
     if (sets.length === 1) {
       // One parameter set (the usual binding): this trace and scope, no copies.
       trace.parameters = sets[0]!;
       trace.parameterSet = 0;
       scope.parameters = sets[0]!;
       const one: Active = { policy, scope, trace, parameterSet: 0 };
-      return matchConditions(one, run) ? [one] : NONE;
+      return matchConditions(one, run) ? one : undefined;
     }
     run.trace.pop();
     const out: Active[] = [];
@@ -309,8 +315,6 @@ function matchConditions(a: Active, run: Run): boolean {
   run.fail(a.policy, 'MATCH_ERROR', failed, { parameterSet: a.parameterSet });
   return false;
 }
-
-const NONE: readonly Active[] = [];
 
 /** The decision of an evaluation stopped by its budget: what was found so far, not allowed, no patch. */
 function exceeded(run: Run, error: BudgetExceeded, counts: { skipped: number; cost: number }): Decision {

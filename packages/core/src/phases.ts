@@ -8,10 +8,9 @@ import { BudgetExceeded, type CostMeter } from './budget.js';
 import { ComparisonError } from './logic/compare.js';
 import { truthy, rootStep, type Fn, type Scope } from './logic/scope.js';
 import type { CompiledPolicy, CompiledValidate } from './compile.js';
-import { CowDocument, type PatchOperation } from './mutate.js';
 import type { PathResolver } from './template.js';
 import type { Annotation, Decision, DecisionError, DecisionErrorCode, PolicyTrace, RuleTrace, Violation } from './types.js';
-import { describeType, ownGet, toPointer } from './util/object.js';
+import { describeType, ownGet } from './util/object.js';
 
 /** A policy whose rules run, with its scope (parameters chosen) and trace. */
 export interface Active {
@@ -23,7 +22,7 @@ export interface Active {
 }
 
 /** Reads a template path from the scope: `undefined` when any step is missing. */
-function resolverFor(scope: Scope): PathResolver {
+export function resolverFor(scope: Scope): PathResolver {
   return (segments) => {
     if (segments.length === 0) return undefined;
     let cur = rootStep(scope, segments[0]!);
@@ -133,55 +132,6 @@ export class Run {
     const path = element === undefined || rule.forEachPath === undefined ? undefined : `${rule.forEachPath}/${element}`;
     this.violate(policy, rule.name, capMessage(message, this.limits.messageLength), details(rule, a, path));
   }
-}
-
-/** Applies every active policy's mutate rules in order; each rule is atomic. */
-export function mutatePhase(active: readonly Active[], input: Record<string, unknown>, target: readonly string[], run: Run): { doc: CowDocument | undefined; patch: PatchOperation[] } {
-  let doc: CowDocument | undefined;
-  const patch: PatchOperation[] = [];
-  for (const a of active) {
-    for (const rule of a.policy.template.mutate) {
-      a.scope.input = doc ? doc.root : input;
-      const entry: RuleTrace = { rule: rule.name, type: 'mutate', result: 'pass' };
-      a.trace.rules.push(entry);
-      try {
-        if (rule.when && !truthy(rule.when(undefined, a.scope))) {
-          entry.result = 'skipped';
-          entry.message = 'when condition is false';
-          continue;
-        }
-      } catch (error) {
-        entry.result = 'error';
-        entry.message = (error as Error).message;
-        passBudget(error, a.policy, rule.name);
-        run.fail(a.policy, 'RULE_ERROR', `mutate rule "${rule.name}": ${entry.message}`, rule.name);
-        continue;
-      }
-      doc ??= new CowDocument(input, target);
-      const current = doc.current();
-      if (current === null || typeof current !== 'object') {
-        entry.result = 'skipped';
-        entry.message = `nothing to mutate: ${toPointer(target) || 'the input'} is ${current === null ? 'null' : 'missing'}`;
-        continue;
-      }
-      const saved = doc.begin();
-      const emitted: PatchOperation[] = [];
-      try {
-        const resolve = resolverFor(a.scope);
-        for (const op of rule.patch) doc.apply(op, resolve, emitted, a.scope.meter);
-      } catch (error) {
-        doc.rollback(saved);
-        entry.result = 'error';
-        entry.message = (error as Error).message;
-        passBudget(error, a.policy, rule.name);
-        run.fail(a.policy, 'RULE_ERROR', `mutate rule "${rule.name}" was not applied: ${entry.message}`, rule.name);
-        continue;
-      }
-      for (const op of emitted) patch.push(op);
-      (a.trace.patch ??= []).push(...emitted);
-    }
-  }
-  return { doc, patch };
 }
 
 /** The longest messageExpression result used (the API server's MaxEvaluatedMessageExpressionSizeBytes, 5 KiB). */

@@ -3,17 +3,18 @@
  * every constraint of the template: the parameters schema, definitions,
  * validate rules (with their message templates) and mutate rules.
  */
-import { unitCel, type CelOptions, type CelParameterRead } from './cel/context.js';
-import { celCondition, celEvaluator, type CelContext } from './cel/rule.js';
+import { unitCel, type CelOptions, type CelParameterRead, type UnitCel } from './cel/context.js';
+import { celCondition, celEvaluator, celFn, type CelContext } from './cel/rule.js';
 import type { ProblemCode } from './errors.js';
 import { LogicCompiler, LogicError, type CelHook, type PatternSite } from './logic/compile.js';
 import { parameterRead, type ParameterRead } from './logic/reads.js';
 import type { Fn } from './logic/scope.js';
-import { compilePatch, PatchCompileError, type CompiledPatchOp } from './mutate.js';
+import { compilePatch, jsonPatchOperations, PatchCompileError, type CompiledPatchOp, type PatchType } from './mutate.js';
 import { checkParameterReads } from './parameter-reads.js';
 import { compileParametersSchema, type ParametersValidator } from './schema.js';
 import { compileTemplate, type CompiledTemplate } from './template.js';
 import { escapePointerSegment, isPlainObject, parsePathNotation, type JsonObject } from './util/object.js';
+import { didYouMean } from './util/suggest.js';
 
 /** Reports a load problem at a JSON pointer of the document being compiled. */
 export type Report = (path: string, code: ProblemCode, message: string) => void;
@@ -54,7 +55,10 @@ export interface CompiledAnnotation {
 export interface CompiledMutate {
   name: string;
   when?: Fn;
+  /** The written patch (empty for a computed one). */
   patch: CompiledPatchOp[];
+  /** A computed patch: a CEL expression (its JSON value) and the patch type that turns it into operations. */
+  computed?: { value: Fn; patchType: PatchType };
 }
 
 export interface TemplateUnit {
@@ -70,6 +74,8 @@ export interface TemplateUnit {
   annotations: CompiledAnnotation[];
   /** `Ignore`: run-time errors are reported but never deny. */
   failurePolicy: 'Fail' | 'Ignore';
+  /** `IfNeeded`: the mutate rules run once more when a later policy changed the target after them. */
+  reinvocation: 'Never' | 'IfNeeded';
   /** The CEL context (for constraints' `when` selectors), and parameter paths CEL expressions read. */
   cel: { context: CelContext; hook: CelHook; parameterReads: CelParameterRead[] };
 }
@@ -80,6 +86,8 @@ export interface UnitSource {
   name: string;
   document: object;
   cel?: CelOptions;
+  /** Patch types of computed mutations besides the built-in `JSONPatch` (see `CompileOptions.patchTypes`). */
+  patchTypes?: Readonly<Record<string, PatchType>>;
 }
 
 /** Compiles the logic half (schema, definitions, validate, mutate) of a PolicyTemplate or Policy. */
@@ -94,6 +102,7 @@ export function compileTemplateUnit(spec: JsonObject, id: UnitSource, report: Re
   const unit: TemplateUnit = {
     kind, name, validate: [], mutate: [], patternSites: [], matchConditions: [], annotations: [],
     failurePolicy: spec['failurePolicy'] === 'Ignore' ? 'Ignore' : 'Fail',
+    reinvocation: spec['reinvocationPolicy'] === 'IfNeeded' ? 'IfNeeded' : 'Never',
     cel: { context: cel.context, hook: cel.hook, parameterReads: cel.parameterReads },
   };
   if (spec['parametersSchema'] !== undefined) {
@@ -161,6 +170,12 @@ export function compileTemplateUnit(spec: JsonObject, id: UnitSource, report: Re
     const where = `/spec/mutate/${r}`;
     unique(rule['name'] as string, `${where}/name`);
     const when = rule['when'] === undefined ? undefined : compile(rule['when'], `${where}/when`);
+    if (rule['expression'] !== undefined) {
+      const computed = computedPatch(rule, where, { cel, source: id, problem });
+      if (!computed || (rule['when'] !== undefined && !when)) return;
+      unit.mutate.push({ name: rule['name'] as string, ...(when ? { when } : {}), patch: [], computed });
+      return;
+    }
     let patch: CompiledPatchOp[] | undefined;
     try {
       patch = compilePatch(rule['patch'] as unknown[], `${where}/patch`);
@@ -183,6 +198,20 @@ export function compileTemplateUnit(spec: JsonObject, id: UnitSource, report: Re
   if (!cel.context.profile) logic.parameterReads.push(...cel.parameterReads);
   for (const issue of checkParameterReads(spec['parametersSchema'], logic.parameterReads)) problem(issue.at, 'UNKNOWN_PARAMETER', issue.message);
   return problems === 0 ? unit : undefined;
+}
+
+/** A mutate rule's `expression` (CEL) with its `patchType` (default `JSONPatch`); `undefined` after reporting a problem. */
+function computedPatch(rule: JsonObject, where: string, at: { cel: UnitCel; source: UnitSource; problem: Report }): CompiledMutate['computed'] {
+  const { cel, source, problem } = at;
+  const name = (rule['patchType'] as string | undefined) ?? 'JSONPatch';
+  const patchType = source.patchTypes?.[name] ?? (name === 'JSONPatch' ? jsonPatchOperations : undefined);
+  if (!patchType) {
+    const known = ['JSONPatch', ...Object.keys(source.patchTypes ?? {}).filter((k) => k !== 'JSONPatch')];
+    problem(`${where}/patchType`, 'INVALID_PATCH', `unknown patchType "${name}"${didYouMean(name, known)} (known: ${known.join(', ')})`);
+    return undefined;
+  }
+  const c = cel.compile(rule['expression'], `${where}/expression`);
+  return c && { value: celFn(cel.context, c), patchType };
 }
 
 /** The `{{parameters.…}}` reads of a message or patch-value template. */

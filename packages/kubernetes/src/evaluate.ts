@@ -6,7 +6,7 @@
  * that will be stored, and selectors match it, as a validating webhook
  * called after this one would see it.
  */
-import type { Decision, DecisionError, PolicySet, PolicyTrace } from '@verdict/core';
+import type { Decision, DecisionError, EvaluateOptions, PolicySet, PolicyTrace } from '@verdict/core';
 import { buildInput } from './toInput.js';
 import type { Inventory } from './inventory.js';
 import type { AdmissionInput, AdmissionRequest, KubernetesObject, LabelMap } from './types.js';
@@ -16,6 +16,10 @@ export interface RequestContext {
   namespaceLabels: LabelMap | undefined;
   inventory: Inventory | undefined;
 }
+
+/** The two ways a request is evaluated; shared, so that a review allocates no options object. */
+const VALIDATE: EvaluateOptions = Object.freeze({ mutate: false });
+const MUTATE: EvaluateOptions = Object.freeze({ mutate: true });
 
 const keyOf = (kind: string | undefined, policy: string | undefined) => `${kind ?? ''}/${policy ?? ''}`;
 
@@ -32,11 +36,14 @@ function combine(policies: PolicySet, mutation: Decision, validation: Decision):
     const m = byPolicy.get(keyOf(t.kind, t.policy));
     byPolicy.delete(keyOf(t.kind, t.policy));
     const mutated = m ? m.rules.filter((r) => r.type === 'mutate') : [];
-    return mutated.length === 0 ? t : { ...t, rules: [...mutated, ...t.rules], ...(m?.patch ? { patch: m.patch } : {}) };
+    if (mutated.length === 0) return t;
+    // A policy that mutated matched then, even if it no longer matches the mutated object (a matchCondition such as "no sidecar yet").
+    const { mismatch: _mismatch, ...rest } = t;
+    return { ...(m?.matched && !t.matched ? { ...rest, matched: true } : t), rules: [...mutated, ...t.rules], ...(m?.patch ? { patch: m.patch } : {}) };
   });
   for (const t of byPolicy.values()) if (t.patch) trace.push({ ...t, rules: t.rules.filter((r) => r.type === 'mutate') });
   const decision: Decision = {
-    allowed: validation.allowed && !mutationErrors.some((e) => e.enforcementAction === 'deny'),
+    allowed: validation.allowed && !mutationErrors.some((e) => e.enforcementAction === 'deny' && e.ignored !== true),
     violations: validation.violations,
     warnings: [...mutationErrors.filter((e) => e.enforcementAction === 'warn').map((e) => `[${e.policy}] ${e.message}`), ...validation.warnings],
     errors: [...mutationErrors, ...validation.errors],
@@ -54,9 +61,9 @@ export function evaluateRequest(
 ): { input: AdmissionInput; decision: Decision } {
   const { namespaceLabels, inventory } = context;
   const input = buildInput(request, namespaceLabels, inventory);
-  if (!mutating || input.object === null) return { input, decision: policies.evaluate(input, { mutate: false }) };
-  const mutation = policies.evaluate(input, { mutate: true });
+  if (!mutating || input.object === null) return { input, decision: policies.evaluate(input, VALIDATE) };
+  const mutation = policies.evaluate(input, MUTATE);
   if (mutation.patch.length === 0 || mutation.mutated === null || typeof mutation.mutated !== 'object') return { input, decision: mutation };
   const after = buildInput({ ...request, object: mutation.mutated as KubernetesObject }, namespaceLabels, inventory);
-  return { input, decision: combine(policies, mutation, policies.evaluate(after, { mutate: false })) };
+  return { input, decision: combine(policies, mutation, policies.evaluate(after, VALIDATE)) };
 }

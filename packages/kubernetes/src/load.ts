@@ -3,7 +3,8 @@
  * (verdict documents, Gatekeeper constraints, ConstraintTemplates with CEL,
  * ValidatingAdmissionPolicies with their bindings and parameter objects)
  * compiled with the Kubernetes match dialect, the CEL names admission
- * policies see, and parameters resolved per request.
+ * policies see, parameters resolved per request, and the ApplyConfiguration
+ * patch type of MutatingAdmissionPolicies.
  */
 import { loadPolicySet, PolicySet, type CelProfile, type EvaluationLimits, type ParameterSetResolver, type PolicySource } from '@verdict/core';
 import { kubernetesDialect, MUTATION_TARGET } from './dialect.js';
@@ -13,6 +14,8 @@ import { collectParams, ParamCache, type CollectedParams, type ParamLookup } fro
 import { register } from './vap/registry.js';
 import { kubernetesTranslator, type Translated } from './vap/translate.js';
 import { kyvernoProfile } from './kyverno/profile.js';
+import { applyConfiguration } from './map/apply.js';
+import { mutatingProfile } from './map/library.js';
 import type { EvaluationMode } from './kyverno/translate.js';
 
 /** Options of {@link loadKubernetesPolicies}. */
@@ -48,6 +51,7 @@ function profile(translated: Translated, template: { document: object }): CelPro
     };
   }
   const usesParams = origin.policy.paramKind !== undefined && origin.binding?.paramRef !== undefined;
+  if (origin.kind === 'map') return mutatingProfile(usesParams);
   return { names: ADMISSION_CEL_NAMES, literalMessages: true, activation: (input, parameters) => admissionActivation(input, usesParams ? parameters : null) };
 }
 
@@ -100,6 +104,7 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
     mutationTarget: MUTATION_TARGET,
     translators: [translator],
     cel: { profile: (template) => profile(translated, template) },
+    patchTypes: { ApplyConfiguration: applyConfiguration },
     parameterSets: (policy) => parameterSets(translated, policy.document, lookup),
     ...(options.source ? { source: options.source } : {}),
   });

@@ -6,7 +6,7 @@
  * namespaceSelector (for Namespace objects) and name read each object.
  */
 import { compileLabelSelector, type CompiledLabelSelector, type DialectContext, type Selector } from '@verdict/core';
-import { inputString, isNamespaceKind, isObject, kindOf, metadataMap, metadataOf, str, withNameLabel } from './read.js';
+import { inputObject, inputString, isNamespaceKind, isObject, kindOf, metadataMap, metadataOf, str, withNameLabel } from './read.js';
 import { didYouMean, typeOf } from './suggest.js';
 import { generateNameMatcher, wildcardError, wildcardMatcher } from './wildcard.js';
 
@@ -37,14 +37,8 @@ export function labelSelector(value: unknown, path: string, ctx: DialectContext)
   return checked === undefined ? undefined : compileLabelSelector(checked);
 }
 
-/** `input.object` or `input.oldObject` (see read.ts on literal reads). */
-function targetOf(input: unknown, target: Target): unknown {
-  if (!isObject(input)) return undefined;
-  return target === 'object' ? input['object'] : input['oldObject'];
-}
-
 function objectsPresent(input: unknown): boolean {
-  if (!isObject(targetOf(input, 'object')) && !isObject(targetOf(input, 'oldObject'))) {
+  if (!isObject(inputObject(input, 'object')) && !isObject(inputObject(input, 'oldObject'))) {
     throw new Error('neither object nor oldObject is set in the request, so the Gatekeeper match cannot be evaluated');
   }
   return true;
@@ -152,7 +146,7 @@ function labelsPart(value: unknown, ctx: DialectContext): PerTarget | undefined 
   const sel = labelSelector(value, '/labelSelector', ctx);
   if (!sel) return undefined;
   const text = `labelSelector: ${sel.text}`;
-  return { key: 'labelSelector', text, test: (input, t) => sel.matches(metadataMap(targetOf(input, t), 'labels')) };
+  return { key: 'labelSelector', text, test: (input, t) => sel.matches(metadataMap(inputObject(input, t), 'labels')) };
 }
 
 function namespaceSelectorPart(value: unknown, ctx: DialectContext): PerTarget | undefined {
@@ -166,7 +160,7 @@ function namespaceSelectorPart(value: unknown, ctx: DialectContext): PerTarget |
     test: (input, t) => {
       if (isNamespaceKind(input)) {
         // A Namespace is matched by its own labels (of this object).
-        const object = targetOf(input, t);
+        const object = inputObject(input, t);
         return sel.matches(withNameLabel(metadataMap(object, 'labels'), str(metadataOf(object)?.['name']) || inputString(input, 'name')));
       }
       const namespace = inputString(input, 'namespace');
@@ -195,15 +189,17 @@ function namePart(value: unknown, ctx: DialectContext): PerTarget | undefined {
     key: 'name',
     text,
     test: (input, t) => {
-      const metadata = metadataOf(targetOf(input, t));
+      const metadata = metadataOf(inputObject(input, t));
       return byName(str(metadata?.['name'])) || byGenerateName(str(metadata?.['generateName']));
     },
   };
 }
 
+type TestSelector = Extract<Selector, { test: unknown }>;
+
 /** Compiles the Gatekeeper keys of one match block. */
 export function compileGatekeeperMatch(block: Block, ctx: DialectContext): Selector {
-  const parts: Selector[] = [{ test: objectsPresent, describe: 'object or oldObject is present' }];
+  const parts: TestSelector[] = [];
   const shared = [
     block['kinds'] === undefined || block['kinds'] === null ? undefined : kinds(block['kinds'], ctx),
     scope(block['scope'], ctx),
@@ -211,13 +207,13 @@ export function compileGatekeeperMatch(block: Block, ctx: DialectContext): Selec
     namespaces('excludedNamespaces', block['excludedNamespaces'], ctx),
     source(block['source'], ctx),
   ];
-  for (const s of shared) if (s) parts.push(s);
+  for (const s of shared) if (s) parts.push(s as TestSelector);
   const perTarget = [labelsPart(block['labelSelector'], ctx), namespaceSelectorPart(block['namespaceSelector'], ctx), namePart(block['name'], ctx)]
     .filter((p): p is PerTarget => p !== undefined);
   if (perTarget.length > 0) {
     // Gatekeeper's matchAny: the object, then the oldObject; a missing one is skipped, an error ends the match.
     const onTarget = (input: unknown, t: Target) => {
-      if (!isObject(targetOf(input, t))) return false;
+      if (!isObject(inputObject(input, t))) return false;
       for (let i = 0; i < perTarget.length; i++) if (!perTarget[i]!.test(input, t)) return false;
       return true;
     };
@@ -227,5 +223,11 @@ export function compileGatekeeperMatch(block: Block, ctx: DialectContext): Selec
       test: (input) => onTarget(input, 'object') || onTarget(input, 'oldObject'),
     });
   }
-  return { all: parts };
+  // Gatekeeper checks first that there is an object to match (else a match error): done by the first matcher
+  // itself, which saves a selector per block (parameterSelection entries are matched on every review).
+  const first = parts[0];
+  if (!first) return { test: objectsPresent, describe: 'object or oldObject is present' };
+  const test = first.test;
+  parts[0] = { ...first, test: (input) => objectsPresent(input) && test(input) };
+  return parts.length === 1 ? parts[0] : { all: parts };
 }

@@ -8,7 +8,7 @@
  */
 import type { DialectContext, IndexHint, Selector } from '@verdict/core';
 import { namespaceSelector, objectSelector, parseRule, ruleMatches, type ParsedRule } from './match-webhook.js';
-import { own, str } from './read.js';
+import { inputString, own, resourceOf } from './read.js';
 import { didYouMean, typeOf } from './suggest.js';
 import { pathSegmentError } from './vap/names.js';
 
@@ -43,11 +43,6 @@ const GROUP_FAMILIES: Readonly<Record<string, readonly string[]>> = {
   podsecuritypolicies: ['policy', 'extensions'],
   events: ['', 'events.k8s.io'],
 };
-
-function resourceOf(input: unknown): Resource {
-  const r = own(input, 'resource');
-  return { group: str(own(r, 'group')), version: str(own(r, 'version')), resource: str(own(r, 'resource')) };
-}
 
 /** Whether a rule matches the request under `Equivalent`: another version, or a known other group, of the same resource. */
 function matchesEquivalent(rule: ParsedRule, input: unknown, request: Resource): boolean {
@@ -104,7 +99,7 @@ function namedRules(value: unknown, at: string, ctx: DialectContext): NamedRule[
 
 function matchesAny(rules: readonly NamedRule[], input: unknown, equivalent: boolean): boolean {
   const request = resourceOf(input);
-  const name = str(own(input, 'name'));
+  const name = inputString(input, 'name');
   const accepts = (r: NamedRule) => r.names === undefined || r.names.has(name);
   for (const r of rules) if (ruleMatches(r.rule, input, request) && accepts(r)) return true;
   if (!equivalent) return false;

@@ -8,7 +8,7 @@
  * and the objectSelector match.
  */
 import type { DialectContext, IndexHint, Selector } from '@verdict/core';
-import { isObject, metadataMap, own, str } from './read.js';
+import { inputObject, inputString, isObject, metadataMap, metadataOf, resourceOf } from './read.js';
 import { labelSelector, stringList } from './match-gatekeeper.js';
 import { didYouMean, typeOf } from './suggest.js';
 
@@ -20,8 +20,8 @@ const RULE_KEYS = ['operations', 'apiGroups', 'apiVersions', 'resources', 'scope
 
 /** `v1/namespaces`: Cluster scope even though the request carries the Namespace's own name. */
 function isNamespacesResource(input: unknown): boolean {
-  const r = own(input, 'resource');
-  return str(own(r, 'group')) === '' && str(own(r, 'version')) === 'v1' && str(own(r, 'resource')) === 'namespaces';
+  const r = resourceOf(input);
+  return r.group === '' && r.version === 'v1' && r.resource === 'namespaces';
 }
 
 /** A required, non-empty list where `*` must stand alone (resources have their own rules). */
@@ -113,13 +113,13 @@ export function parseRule(rule: unknown, at: string, ctx: DialectContext, extraK
 
 /** The apiserver's `rules.Matcher` for one request (`resource` may be an equivalent of the request's). */
 export function ruleMatches(rule: ParsedRule, input: unknown, resource: { group: string; version: string; resource: string }): boolean {
-  if (rule.operations && !rule.operations.includes(str(own(input, 'operation')))) return false;
+  if (rule.operations && !rule.operations.includes(inputString(input, 'operation'))) return false;
   if (rule.groups && !rule.groups.includes(resource.group)) return false;
   if (rule.versions && !rule.versions.includes(resource.version)) return false;
-  const sub = str(own(input, 'subResource'));
+  const sub = inputString(input, 'subResource');
   if (!rule.entries.some((e) => (e.res === '*' || e.res === resource.resource) && (e.sub === '*' || e.sub === sub))) return false;
   if (rule.scope === '*') return true;
-  const namespaced = str(own(input, 'namespace')) !== '' && !(resource.group === '' && resource.version === 'v1' && resource.resource === 'namespaces');
+  const namespaced = inputString(input, 'namespace') !== '' && !(resource.group === '' && resource.version === 'v1' && resource.resource === 'namespaces');
   return rule.scope === 'Cluster' ? !namespaced : namespaced;
 }
 
@@ -130,16 +130,16 @@ function compileRule(rule: unknown, at: string, ctx: DialectContext): Selector |
   const resourceTest: TestSelector = {
     describe: `resource in (${resources.join(', ')})`,
     test: (input) => {
-      const res = str(own(own(input, 'resource'), 'resource'));
-      const sub = str(own(input, 'subResource'));
+      const res = resourceOf(input).resource;
+      const sub = inputString(input, 'subResource');
       return entries.some((e) => (e.res === '*' || e.res === res) && (e.sub === '*' || e.sub === sub));
     },
   };
   if (entries.every((e) => e.res !== '*')) resourceTest.index = { path: ['resource', 'resource'], values: [...new Set(entries.map((e) => e.res))] };
   const parts: Selector[] = [
-    inList(['operation'], parsed.operations, 'operation', (input) => str(own(input, 'operation'))),
-    inList(['resource', 'group'], parsed.groups, 'apiGroup', (input) => str(own(own(input, 'resource'), 'group'))),
-    inList(['resource', 'version'], parsed.versions, 'apiVersion', (input) => str(own(own(input, 'resource'), 'version'))),
+    inList(['operation'], parsed.operations, 'operation', (input) => inputString(input, 'operation')),
+    inList(['resource', 'group'], parsed.groups, 'apiGroup', (input) => resourceOf(input).group),
+    inList(['resource', 'version'], parsed.versions, 'apiVersion', (input) => resourceOf(input).version),
     resourceTest,
   ];
   if (scope === 'Cluster' || scope === 'Namespaced') {
@@ -147,7 +147,7 @@ function compileRule(rule: unknown, at: string, ctx: DialectContext): Selector |
     parts.push({
       describe: `scope: ${scope}`,
       test: (input) => {
-        const namespaced = str(own(input, 'namespace')) !== '' && !isNamespacesResource(input);
+        const namespaced = inputString(input, 'namespace') !== '' && !isNamespacesResource(input);
         return cluster ? !namespaced : namespaced;
       },
     });
@@ -174,8 +174,8 @@ export function objectSelector(value: unknown, path: string, ctx: DialectContext
   const sel = labelSelector(value, path, ctx);
   if (!sel || sel.text === '(everything)') return undefined;
   // A missing object (CREATE's oldObject, DELETE's object) or one without metadata never matches.
-  const matches = (object: unknown) => isObject(own(object, 'metadata')) && sel.matches(metadataMap(object, 'labels'));
-  return { where: path, describe: `objectSelector: ${sel.text} (object or oldObject)`, test: (input) => matches(own(input, 'object')) || matches(own(input, 'oldObject')) };
+  const matches = (object: unknown) => metadataOf(object) !== undefined && sel.matches(metadataMap(object, 'labels'));
+  return { where: path, describe: `objectSelector: ${sel.text} (object or oldObject)`, test: (input) => matches(inputObject(input, 'object')) || matches(inputObject(input, 'oldObject')) };
 }
 
 export function namespaceSelector(value: unknown, path: string, ctx: DialectContext): Selector | undefined {
@@ -186,10 +186,10 @@ export function namespaceSelector(value: unknown, path: string, ctx: DialectCont
     where: path,
     describe: `namespaceSelector: ${sel.text}`,
     test: (input) => {
-      const namespace = str(own(input, 'namespace'));
+      const namespace = inputString(input, 'namespace');
       // A cluster-scoped request other than a Namespace is never exempted.
-      if (namespace === '' && str(own(own(input, 'resource'), 'resource')) !== 'namespaces') return true;
-      const labels = own(input, 'namespaceLabels');
+      if (namespace === '' && resourceOf(input).resource !== 'namespaces') return true;
+      const labels = isObject(input) ? input['namespaceLabels'] : undefined;
       if (!isObject(labels)) throw new Error(`namespace "${namespace}" not found: the namespace lookup does not know it`);
       return sel.matches(labels);
     },

@@ -1,5 +1,5 @@
 /** Defensive readers over the input document: selectors may be given any object. */
-import type { GroupVersionKind, LabelMap } from './types.js';
+import type { GroupVersionKind, GroupVersionResource, LabelMap } from './types.js';
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
@@ -89,9 +89,31 @@ export function isNamespaceKind(input: unknown): boolean {
 }
 
 /** A string field of the input document (`namespace`, `name`, …), or `''`. */
-export function inputString(input: unknown, key: 'namespace' | 'name'): string {
+export function inputString(input: unknown, key: 'namespace' | 'name' | 'operation' | 'subResource'): string {
   if (!isObject(input)) return '';
-  return str(key === 'namespace' ? input['namespace'] : input['name']);
+  switch (key) {
+    case 'namespace':
+      return str(input['namespace']);
+    case 'name':
+      return str(input['name']);
+    case 'operation':
+      return str(input['operation']);
+    default:
+      return str(input['subResource']);
+  }
+}
+
+/** `input.object` or `input.oldObject`. */
+export function inputObject(input: unknown, key: 'object' | 'oldObject'): unknown {
+  if (!isObject(input)) return undefined;
+  return key === 'object' ? input['object'] : input['oldObject'];
+}
+
+/** The request's resource, as the input holds it. */
+export function resourceOf(input: unknown): GroupVersionResource {
+  const r = isObject(input) ? input['resource'] : undefined;
+  if (!isObject(r)) return { group: '', version: '', resource: '' };
+  return { group: str(r['group']), version: str(r['version']), resource: str(r['resource']) };
 }
 
 /** Go `unicode.IsControl`: C0 controls, DEL and C1 controls. */

@@ -15,7 +15,7 @@ import { requestOf } from './review.js';
 import { didYouMean } from './suggest.js';
 import { namespaceToLookUp } from './toInput.js';
 import { evaluateRequest } from './evaluate.js';
-import { failureResponse, toAdmissionResponse, type FailurePolicy } from './toResponse.js';
+import { failureResponse, toAdmissionResponse, type FailurePolicy, type ResponseOptions } from './toResponse.js';
 import type { AdmissionInput, AdmissionRequest, AdmissionReviewResponse, LabelMap } from './types.js';
 
 /** Options of {@link createAdmissionWebhook}. */
@@ -174,10 +174,17 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
     return response;
   };
 
+  /** The response options for a policy set, made once per set rather than once per review. */
+  let answered: { policies: PolicySet; options: ResponseOptions } | undefined;
+  const responseOptions = (policies: PolicySet): ResponseOptions => {
+    if (answered?.policies !== policies) answered = { policies, options: Object.freeze({ mutating, failurePolicy, policies }) };
+    return answered.options;
+  };
+
   const finish = (policies: PolicySet, request: AdmissionRequest, labels: LabelMap | undefined, started: number): AdmissionReviewResponse => {
     try {
       const { input, decision } = evaluateRequest(policies, request, { namespaceLabels: labels, inventory: inventory?.() }, mutating);
-      const response = toAdmissionResponse(request.uid, decision, { mutating, failurePolicy, policies });
+      const response = toAdmissionResponse(request.uid, decision, responseOptions(policies));
       if (onDecision) notify({ input, decision, response, durationMs: 0 }, started);
       return response;
     } catch (error) {

@@ -1,8 +1,9 @@
 /**
- * `pnpm --filter @verdict/bench run profile [rule|scale-<N>|review|review-mutating|vap|vap-gatekeeper|load] [seconds]`:
+ * `pnpm --filter @verdict/bench run profile [rule|scale-<N>|review|review-mutating|webhook|vap|vap-gatekeeper|load] [seconds]`:
  * sets a workload up, then profiles verdict's hot path for a few seconds (the
  * V8 sampling profiler through `node:inspector`, set-up excluded) and prints
  * the top functions by self time (file:line function) and the time per file.
+ * `webhook` profiles `review()` as workload 5's servers run it (the example's validating policies).
  * Profiles are kept in test/bench/profiles/ (open them in Chrome DevTools).
  */
 import { spawnSync } from 'node:child_process';
@@ -34,13 +35,24 @@ async function hotLoop(out: string): Promise<void> {
   } else if (target === 'review' || target === 'review-mutating') {
     const { reviewWorkload } = await import('./workloads/review.js');
     evaluate = await callOf((await reviewWorkload()).cases.find((c) => c.engine === (target === 'review' ? 'verdict-review' : 'verdict-review-mutating'))!);
+  } else if (target === 'webhook') {
+    const { createAdmissionWebhook, NamespaceCache } = await import('@verdict/kubernetes');
+    const { readPolicyFolder } = await import('@verdict/example-kubernetes-webhook/src/policies.js');
+    const { EXAMPLE_POLICIES } = await import('@verdict/example-kubernetes-webhook/src/server.js');
+    const { webhookBodies } = await import('./workloads/webhook.js');
+    const namespaces = new NamespaceCache();
+    for (let i = 0; i < 4; i++) namespaces.set(`team-${i}`, { 'field.cattle.io/projectId': `project-${i}` });
+    const webhook = createAdmissionWebhook({ policies: readPolicyFolder(`${EXAMPLE_POLICIES}validating`).documents, namespaceLabels: namespaces });
+    const parsed = Array.from({ length: 4096 }, (_, i) => JSON.parse(webhookBodies()[i & 7]!) as unknown);
+    let i = 0;
+    evaluate = () => webhook.review(parsed[i++ & 4095]);
   } else if (target === 'vap' || target === 'vap-gatekeeper') {
     const { vapWorkload } = await import('./workloads/vap.js');
     evaluate = await callOf((await vapWorkload()).cases.find((c) => c.engine === (target === 'vap' ? 'verdict-vap' : 'verdict-gatekeeper-cel'))!);
   } else if (/^scale-\d+$/.test(target)) {
     const { scaleWorkload } = await import('./workloads/scale.js');
     evaluate = await callOf((await scaleWorkload(Number(target.slice(6)), { peers: false })).cases.find((c) => c.engine === 'verdict')!);
-  } else throw new Error(`unknown target "${target}" (rule, review, review-mutating, vap, vap-gatekeeper, load, scale-<N>)`);
+  } else throw new Error(`unknown target "${target}" (rule, review, review-mutating, webhook, vap, vap-gatekeeper, load, scale-<N>)`);
   const warm = performance.now() + 500;
   while (performance.now() < warm) sink = evaluate();
   const session = new Session();

@@ -120,7 +120,19 @@ function ruleResult(t: PolicyTrace, rule: string, status: ResultStatus, messages
   return { kind: t.kind, policy: t.policy, rule, enforcementAction: t.enforcementAction, status, messages };
 }
 
-/** The results of one decision: every validate rule of every policy that matched (policies the index ruled out are absent). */
+/**
+ * A mutate rule (with `kubernetes: {mutating: true}`): `warn` when the policy changed the object (the object as
+ * stored is not what the mutations would make it), `pass` when it had nothing to change, `error` or `skip` as traced.
+ */
+function mutateResult(t: PolicyTrace, rule: PolicyTrace['rules'][number], errors: readonly DecisionError[]): PolicyResult | undefined {
+  if (rule.result === 'error') return errorResult(t, errors.filter((e) => e.rule === rule.rule), rule.rule);
+  if (rule.result === 'skipped') return ruleResult(t, rule.rule, 'skip', rule.message ? [rule.message] : []);
+  const ops = (t.patch ?? []).filter((op) => op.op !== 'test');
+  if (ops.length === 0) return ruleResult(t, rule.rule, 'pass', []);
+  return ruleResult(t, rule.rule, 'warn', [`mutation would apply: ${ops.map((op) => `${op.op} ${op.path || '/'}`).join(', ')}`]);
+}
+
+/** The results of one decision: every validate and mutate rule of every policy that matched (policies the index ruled out are absent). */
 export function resultsOf(decision: Decision): PolicyResult[] {
   const out: PolicyResult[] = [];
   // Built on the first failed rule only: most objects of an audit pass (audits decide many objects).
@@ -147,7 +159,11 @@ export function resultsOf(decision: Decision): PolicyResult[] {
       if (policyErrors.length) out.push(errorResult(t, policyErrors));
     }
     for (const rule of t.rules) {
-      if (rule.type !== 'validate') continue;
+      if (rule.type === 'mutate') {
+        const result = mutateResult(t, rule, errors);
+        if (result) out.push(result);
+        continue;
+      }
       if (rule.result === 'pass') out.push(ruleResult(t, rule.rule, 'pass', []));
       else if (rule.result === 'skipped') out.push(ruleResult(t, rule.rule, 'skip', rule.message ? [rule.message] : []));
       else if (rule.result === 'error') out.push(errorResult(t, errors.filter((e) => e.rule === rule.rule), rule.rule));

@@ -10,7 +10,7 @@ import { isObject } from '../read.js';
 import { typeOf } from '../suggest.js';
 import { counting, FieldReader, type Report } from './fields.js';
 import { celIdentifierError, dnsLabelError, dnsSubdomainError, pathSegmentError, qualifiedNameError } from './names.js';
-import type { AdmissionPolicy, AuditAnnotation, NamedExpression, ParamKind, ParamRef, PolicyBinding, PolicyValidation, StatusReason, ValidationAction } from './types.js';
+import type { AdmissionPolicy, AuditAnnotation, BindingCommon, NamedExpression, ParamKind, ParamRef, PolicyBinding, PolicyCommon, PolicyValidation, StatusReason, ValidationAction } from './types.js';
 
 /** API group of the policy kinds. */
 export const ADMISSION_REGISTRATION = 'admissionregistration.k8s.io';
@@ -159,29 +159,43 @@ function paramKind(spec: Readonly<Record<string, unknown>>, report: Report): Par
   return apiVersion !== undefined && kind !== undefined ? { apiVersion, kind } : undefined;
 }
 
-/** Reads a ValidatingAdmissionPolicy; `undefined` when it has problems (all reported). */
-export function readAdmissionPolicy(doc: Readonly<Record<string, unknown>>, document: number, report: Report): AdmissionPolicy | undefined {
-  const count = counting(report);
+/**
+ * The fields both policy kinds share (failurePolicy, paramKind, matchConstraints, matchConditions, variables);
+ * `undefined` without a spec. `report` should count (see `counting`).
+ */
+export function readPolicyCommon(doc: Readonly<Record<string, unknown>>, document: number, kind: { name: string; spec: readonly string[] }, count: Report): { policy: PolicyCommon; spec: Readonly<Record<string, unknown>> } | undefined {
   const name = readName(doc, count);
-  const spec = readSpec(doc, POLICY_SPEC, 'ValidatingAdmissionPolicy', count);
+  const spec = readSpec(doc, kind.spec, kind.name, count);
   if (!spec) return undefined;
   const f = new FieldReader(spec, '/spec', count);
   const failurePolicy = f.oneOf('failurePolicy', ['Fail', 'Ignore'] as const) ?? 'Fail';
-  const kind = paramKind(spec, count);
+  const paramKindOf = paramKind(spec, count);
   const matchConstraints = f.object('matchConstraints');
   if (!matchConstraints) {
     if (spec['matchConstraints'] === undefined || spec['matchConstraints'] === null) count('/spec/matchConstraints', 'missing required field "matchConstraints" (which requests the policy applies to)');
   } else if (!Array.isArray(matchConstraints['resourceRules']) || matchConstraints['resourceRules'].length === 0) {
     count('/spec/matchConstraints/resourceRules', 'matchConstraints.resourceRules is required and must hold at least one rule');
   }
-  const policy: AdmissionPolicy = {
+  const policy: PolicyCommon = {
     name: name ?? '', document, failurePolicy, matchConstraints: matchConstraints ?? {},
     matchConditions: readNamedExpressions(spec, 'matchConditions', count),
     variables: readNamedExpressions(spec, 'variables', count),
-    validations: readValidations(spec, count),
-    auditAnnotations: readAuditAnnotations(spec, name ?? '', count),
   };
-  if (kind) policy.paramKind = kind;
+  if (paramKindOf) policy.paramKind = paramKindOf;
+  return { policy, spec };
+}
+
+/** Reads a ValidatingAdmissionPolicy; `undefined` when it has problems (all reported). */
+export function readAdmissionPolicy(doc: Readonly<Record<string, unknown>>, document: number, report: Report): AdmissionPolicy | undefined {
+  const count = counting(report);
+  const common = readPolicyCommon(doc, document, { name: 'ValidatingAdmissionPolicy', spec: POLICY_SPEC }, count);
+  if (!common) return undefined;
+  const { spec } = common;
+  const policy: AdmissionPolicy = {
+    ...common.policy,
+    validations: readValidations(spec, count),
+    auditAnnotations: readAuditAnnotations(spec, common.policy.name, count),
+  };
   const written = (key: string) => Array.isArray(spec[key]) && (spec[key] as unknown[]).length > 0;
   if (!written('validations') && !written('auditAnnotations')) count('/spec/validations', 'validations or auditAnnotations must contain at least one item');
   return count.count() === 0 ? policy : undefined;
@@ -236,11 +250,10 @@ function validationActions(spec: Readonly<Record<string, unknown>>, report: Repo
   return out;
 }
 
-/** Reads a ValidatingAdmissionPolicyBinding; `undefined` when it has problems (all reported). */
-export function readPolicyBinding(doc: Readonly<Record<string, unknown>>, document: number, report: Report): PolicyBinding | undefined {
-  const count = counting(report);
+/** The fields both binding kinds share (policyName, paramRef, matchResources); `undefined` without a spec. */
+export function readBindingCommon(doc: Readonly<Record<string, unknown>>, document: number, kind: { name: string; spec: readonly string[] }, count: Report): { binding: BindingCommon; spec: Readonly<Record<string, unknown>> } | undefined {
   const name = readName(doc, count);
-  const spec = readSpec(doc, BINDING_SPEC, 'ValidatingAdmissionPolicyBinding', count);
+  const spec = readSpec(doc, kind.spec, kind.name, count);
   if (!spec) return undefined;
   const f = new FieldReader(spec, '/spec', count);
   const policyName = f.required('policyName');
@@ -248,10 +261,19 @@ export function readPolicyBinding(doc: Readonly<Record<string, unknown>>, docume
     const error = dnsSubdomainError(policyName);
     if (error) count('/spec/policyName', `policyName ${error}`);
   }
-  const binding: PolicyBinding = { name: name ?? '', document, policyName: policyName ?? '', validationActions: validationActions(spec, count) };
+  const binding: BindingCommon = { name: name ?? '', document, policyName: policyName ?? '' };
   const ref = paramRef(spec, count);
   if (ref) binding.paramRef = ref;
   const matchResources = f.object('matchResources');
   if (matchResources) binding.matchResources = matchResources;
+  return { binding, spec };
+}
+
+/** Reads a ValidatingAdmissionPolicyBinding; `undefined` when it has problems (all reported). */
+export function readPolicyBinding(doc: Readonly<Record<string, unknown>>, document: number, report: Report): PolicyBinding | undefined {
+  const count = counting(report);
+  const common = readBindingCommon(doc, document, { name: 'ValidatingAdmissionPolicyBinding', spec: BINDING_SPEC }, count);
+  if (!common) return undefined;
+  const binding: PolicyBinding = { ...common.binding, validationActions: validationActions(common.spec, count) };
   return count.count() === 0 ? binding : undefined;
 }

@@ -23,6 +23,9 @@ export class TranslationRegistry {
   /** Gatekeeper CEL templates, by the constraint kind they define. */
   readonly celKinds = new Map<string, { failurePolicy: 'Fail' | 'Ignore'; validations: readonly PolicyValidation[] }>();
 
+  /** MutatingAdmissionPolicyBindings by name: the policy they bind. */
+  readonly mutating = new Map<string, { policy: string; binding: string }>();
+
   /** Kyverno policies (each autogen variant too), by `<kind>\u0000<name>` of the compiled policy. */
   readonly kyverno = new Map<string, KyvernoVariant>();
 
@@ -31,18 +34,26 @@ export class TranslationRegistry {
     return kind === undefined || policy === undefined ? undefined : this.kyverno.get(`${kind}\u0000${policy}`);
   }
 
+  /** The MutatingAdmissionPolicyBinding behind a decision entry (`kind`, `policy`), if it is one. */
+  mutatingBinding(kind: string | undefined, policy: string | undefined): { policy: string; binding: string } | undefined {
+    return kind === MUTATING_BINDING_KIND && policy !== undefined ? this.mutating.get(policy) : undefined;
+  }
+
   /** The binding behind a decision entry (`kind`, `policy`), if it is one. */
   binding(kind: string | undefined, policy: string | undefined): BindingInfo | undefined {
     return kind === BINDING_KIND && policy !== undefined ? this.bindings.get(policy) : undefined;
   }
 
   get empty(): boolean {
-    return this.bindings.size === 0 && this.celKinds.size === 0 && this.kyverno.size === 0;
+    return this.bindings.size === 0 && this.celKinds.size === 0 && this.kyverno.size === 0 && this.mutating.size === 0;
   }
 }
 
 /** The kind of the compiled policy of each binding (its name is the binding's). */
 export const BINDING_KIND = 'ValidatingAdmissionPolicyBinding';
+
+/** The kind of the compiled policy of each MutatingAdmissionPolicyBinding. */
+export const MUTATING_BINDING_KIND = 'MutatingAdmissionPolicyBinding';
 
 const registries = new WeakMap<PolicySet, TranslationRegistry>();
 

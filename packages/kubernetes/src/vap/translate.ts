@@ -15,26 +15,28 @@ import type { KubernetesObject } from '../types.js';
 import { ParamDocuments } from './params.js';
 import { ADMISSION_REGISTRATION, ADMISSION_REGISTRATION_VERSIONS, enforcementOf, readAdmissionPolicy, readPolicyBinding } from './read.js';
 import { BINDING_KIND, TranslationRegistry } from './registry.js';
-import type { AdmissionPolicy, PolicyBinding } from './types.js';
+import type { AdmissionPolicy, BindingCommon, PolicyBinding, PolicyCommon } from './types.js';
+import { MutatingDocuments, translateMutating } from '../map/translate.js';
 import { kyvernoKindOf, kyvernoUnsupported, translateKyverno, type EvaluationMode, type KyvernoVariant } from '../kyverno/translate.js';
 
 type Doc = Readonly<Record<string, unknown>>;
 
-/** Kinds of `admissionregistration.k8s.io` the translator reads (the mutating ones only to say they are not supported). */
+/** Kinds of `admissionregistration.k8s.io` the translator reads. */
 const ADMISSION_KINDS = ['ValidatingAdmissionPolicy', 'ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'];
 
 /** What the translation produced, for the CEL hooks and the answers. */
 export interface Translated {
   registry: TranslationRegistry;
   /** Per generated template document: the policy or ConstraintTemplate it came from. */
-  templates: WeakMap<object, { kind: 'vap'; policy: AdmissionPolicy; binding?: PolicyBinding } | { kind: 'gatekeeper'; template: CelConstraintTemplate }>;
+  templates: WeakMap<object, { kind: 'vap' | 'map'; policy: PolicyCommon; binding?: BindingCommon } | { kind: 'gatekeeper'; template: CelConstraintTemplate }>;
   /** Per generated binding document: the binding, its policy and the parameter objects of the set. */
-  bindings: WeakMap<object, { binding: PolicyBinding; policy: AdmissionPolicy; documents: readonly KubernetesObject[] }>;
+  bindings: WeakMap<object, { binding: BindingCommon; policy: PolicyCommon; documents: readonly KubernetesObject[] }>;
   /** Per generated template document: the Kyverno policy (variant) it came from. */
   kyverno: WeakMap<object, KyvernoVariant>;
 }
 
-function isAdmissionKind(doc: unknown, kind: string): doc is Doc {
+/** Whether `doc` is a document of `kind` in admissionregistration.k8s.io (v1, v1beta1 or v1alpha1). */
+export function isAdmissionKind(doc: unknown, kind: string): doc is Doc {
   if (!isObject(doc) || doc['kind'] !== kind || typeof doc['apiVersion'] !== 'string') return false;
   const [group, version] = doc['apiVersion'].split('/');
   return group === ADMISSION_REGISTRATION && ADMISSION_REGISTRATION_VERSIONS.includes(version ?? '');
@@ -44,7 +46,7 @@ function isAdmissionKind(doc: unknown, kind: string): doc is Doc {
 function paramKinds(documents: readonly unknown[]): Set<string> {
   const out = new Set<string>();
   for (const doc of documents) {
-    if (!isAdmissionKind(doc, 'ValidatingAdmissionPolicy') || !isObject(doc['spec'])) continue;
+    if (!(isAdmissionKind(doc, 'ValidatingAdmissionPolicy') || isAdmissionKind(doc, 'MutatingAdmissionPolicy')) || !isObject(doc['spec'])) continue;
     const kind = doc['spec']['paramKind'];
     if (isObject(kind) && typeof kind['apiVersion'] === 'string' && typeof kind['kind'] === 'string') out.add(ParamDocuments.key({ apiVersion: kind['apiVersion'], kind: kind['kind'] }));
   }
@@ -94,10 +96,25 @@ function templateOf(policy: AdmissionPolicy): PolicyDocument {
 /** `/spec/validate/<i>/...` of a translated template is `/spec/validations/<i>/...` of the policy. */
 const policyPath = (pointer: string) => pointer.replace(/^\/spec\/validate\//, '/spec/validations/');
 
-function bindingOf(binding: PolicyBinding, policy: AdmissionPolicy): PolicyDocument {
-  const match = binding.matchResources
+/** The match of a binding's generated policy: the policy's matchConstraints, and the binding's matchResources when it has some. */
+export function bindingMatch(binding: BindingCommon, policy: PolicyCommon): Doc {
+  return binding.matchResources
     ? { all: [asMatchResources(policy.matchConstraints), asMatchResources(binding.matchResources)] }
     : asMatchResources(policy.matchConstraints);
+}
+
+/** Maps pointers of a binding's generated policy to the policy's matchConstraints or the binding's matchResources. */
+export function bindingPath(binding: BindingCommon, policy: PolicyCommon): (pointer: string) => string | { document: number; path: string } {
+  const inPolicy = binding.matchResources ? '/spec/match/all/0' : '/spec/match';
+  return (pointer: string) => {
+    if (pointer.startsWith(inPolicy)) return { document: policy.document, path: pointer.replace(inPolicy, '/spec/matchConstraints') };
+    if (binding.matchResources && pointer.startsWith('/spec/match/all/1')) return pointer.replace('/spec/match/all/1', '/spec/matchResources');
+    return '';
+  };
+}
+
+function bindingOf(binding: PolicyBinding, policy: AdmissionPolicy): PolicyDocument {
+  const match = bindingMatch(binding, policy);
   return {
     apiVersion: 'verdict.dev/v1',
     kind: BINDING_KIND,
@@ -182,6 +199,7 @@ function translate(claimed: readonly number[], ctx: TranslationContext, { out, d
   const policies = new Map<string, AdmissionPolicy>();
   const bindings: PolicyBinding[] = [];
   const params = new ParamDocuments();
+  const mutating = new MutatingDocuments(dialect, ctx);
   const units: TranslatedUnit[] = [];
   // Policies that did not load: their own problem says why, so their bindings add none.
   const unloaded = new Set<string>();
@@ -204,8 +222,8 @@ function translate(claimed: readonly number[], ctx: TranslationContext, { out, d
       if (bindings.some((b) => b.name === binding.name)) ctx.problem(i, '/metadata/name', `ValidatingAdmissionPolicyBinding "${binding.name}" is defined twice`, 'DUPLICATE');
       else bindings.push(binding);
       if (binding.matchResources) checkMatch(dialect, binding.matchResources, { document: i, at: '/spec/matchResources' }, ctx);
-    } else if (isAdmissionKind(doc, 'MutatingAdmissionPolicy') || isAdmissionKind(doc, 'MutatingAdmissionPolicyBinding')) {
-      ctx.problem(i, '', `${String(doc['kind'])} is not supported yet: verdict loads ValidatingAdmissionPolicies and their bindings; write the mutation as a verdict mutate rule (docs/concepts/mutations.md)`, 'UNSUPPORTED');
+    } else if (mutating.read(doc, i, report)) {
+      // a MutatingAdmissionPolicy or its binding (map/translate.ts)
     } else if (isConstraintTemplate(doc)) {
       const template = readCelTemplate(doc, i, celCodeIndex(doc), report);
       if (!template) {
@@ -243,20 +261,12 @@ function translate(claimed: readonly number[], ctx: TranslationContext, { out, d
         policy: policy.name, binding: binding.name, actions: binding.validationActions, failurePolicy: policy.failurePolicy,
         validations: policy.validations,
       });
-      const inPolicy = binding.matchResources ? '/spec/match/all/0' : '/spec/match';
       units.push({
         template: { document, origin: policy.document, path: policyPath },
-        policies: [{
-          document: generated,
-          origin: binding.document,
-          path: (pointer: string) => {
-            if (pointer.startsWith(inPolicy)) return { document: policy.document, path: pointer.replace(inPolicy, '/spec/matchConstraints') };
-            if (binding.matchResources && pointer.startsWith('/spec/match/all/1')) return pointer.replace('/spec/match/all/1', '/spec/matchResources');
-            return '';
-          },
-        }],
+        policies: [{ document: generated, origin: binding.document, path: bindingPath(binding, policy) }],
       });
     }
   }
+  units.push(...translateMutating(mutating, { params, ctx, out }));
   return units;
 }

@@ -29,8 +29,8 @@ export interface ParamKind {
   kind: string;
 }
 
-/** A ValidatingAdmissionPolicy after its creation-time checks. */
-export interface AdmissionPolicy {
+/** What ValidatingAdmissionPolicy and MutatingAdmissionPolicy share, after their creation-time checks. */
+export interface PolicyCommon {
   name: string;
   /** Index of the document in the loaded list. */
   document: number;
@@ -40,6 +40,10 @@ export interface AdmissionPolicy {
   matchConstraints: Readonly<Record<string, unknown>>;
   matchConditions: NamedExpression[];
   variables: NamedExpression[];
+}
+
+/** A ValidatingAdmissionPolicy after its creation-time checks. */
+export interface AdmissionPolicy extends PolicyCommon {
   validations: PolicyValidation[];
   auditAnnotations: AuditAnnotation[];
 }
@@ -51,12 +55,16 @@ export interface ParamRef {
   parameterNotFoundAction: 'Allow' | 'Deny';
 }
 
-/** A ValidatingAdmissionPolicyBinding after its creation-time checks. */
-export interface PolicyBinding {
+/** What the bindings of both policy kinds share, after their creation-time checks. */
+export interface BindingCommon {
   name: string;
   document: number;
   policyName: string;
   paramRef?: ParamRef;
   matchResources?: Readonly<Record<string, unknown>>;
+}
+
+/** A ValidatingAdmissionPolicyBinding after its creation-time checks. */
+export interface PolicyBinding extends BindingCommon {
   validationActions: ValidationAction[];
 }

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { diffPatch, type PatchType } from '@verdict/core';
+import { load, loadProblems } from './helpers.js';
+
+function computed(name: string, rules: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}) {
+  return JSON.stringify({ apiVersion: 'verdict.dev/v1', kind: 'Policy', metadata: { name }, spec: { mutate: rules, ...extra } });
+}
+
+describe('computed mutations (a mutate rule with a CEL expression)', () => {
+  it('applies the list of RFC 6902 operations the expression gives (patchType JSONPatch, the default)', () => {
+    const set = load(computed('tags', [{ name: 'tag', expression: '[{"op": "add", "path": "/tags/-", "value": "zone-" + zone}]' }]));
+    expect(set.evaluate({ zone: 'a', tags: ['x'] })).toMatchObject({ patch: [{ op: 'add', path: '/tags/-', value: 'zone-a' }], mutated: { zone: 'a', tags: ['x', 'zone-a'] } });
+  });
+
+  it('follows RFC 6902 strictly: a missing parent is an error and nothing of the rule is applied', () => {
+    const set = load(computed('strict', [{ name: 'r', expression: '[{"op": "add", "path": "/a", "value": 1}, {"op": "add", "path": "/b/c", "value": 2}]' }]));
+    const d = set.evaluate({});
+    expect(d).toMatchObject({ allowed: false, patch: [] });
+    expect(d.errors[0]!.message).toBe('mutate rule "r" was not applied: cannot add at /b/c: the path cannot be added to');
+  });
+
+  it('turns the value into operations with a patch type given at compile time', () => {
+    const merge: PatchType = (value, target) => Object.entries(value as Record<string, unknown>).map(([k, v]) => ({ op: k in (target as object) ? 'replace' as const : 'add' as const, path: `/${k}`, value: v }));
+    const set = load(computed('merge', [{ name: 'r', expression: '{"a": 2, "b": 3}', patchType: 'Merge' }]), { patchTypes: { Merge: merge } });
+    expect(set.evaluate({ a: 1 }).mutated).toEqual({ a: 2, b: 3 });
+    expect(loadProblems(computed('merge', [{ name: 'r', expression: '{}', patchType: 'Merj' }]), { patchTypes: { Merge: merge } })[0]).toMatchObject({
+      code: 'INVALID_PATCH', path: '/spec/mutate/0/patchType', message: 'unknown patchType "Merj"; did you mean "Merge"? (known: JSONPatch, Merge)',
+    });
+  });
+
+  it('runs a policy with reinvocationPolicy IfNeeded once more when a later policy changed the input', () => {
+    const docs = (policy: string) => [
+      computed('a-copy', [{ name: 'copy', expression: 'has(input.b) ? [{"op": "add", "path": "/copied", "value": input.b}] : []' }], { reinvocationPolicy: policy }),
+      computed('b-set', [{ name: 'set', expression: '[{"op": "add", "path": "/b", "value": "x"}]' }]),
+    ].join('\n---\n');
+    expect(load(docs('IfNeeded')).evaluate({})).toMatchObject({ mutated: { b: 'x', copied: 'x' } });
+    const never = load(docs('Never')).evaluate({});
+    expect(never.mutated).toEqual({ b: 'x' });
+    expect(load(docs('IfNeeded')).evaluate({}).trace[0]!.rules.map((r) => r.message)).toEqual([undefined, 'reinvoked: a later policy changed the object']);
+  });
+});
+
+describe('diffPatch', () => {
+  it('gives the operations that turn one value into the other, leaving both unchanged', () => {
+    const before = { a: 1, b: { c: [1, 2] }, gone: true };
+    const after = { a: 2, b: { c: [1, 2, 3] }, added: 'x' };
+    const ops = diffPatch(before, after);
+    expect(ops).toEqual(expect.arrayContaining([{ op: 'replace', path: '/a', value: 2 }, { op: 'remove', path: '/gone' }, { op: 'add', path: '/added', value: 'x' }, { op: 'add', path: '/b/c/2', value: 3 }]));
+    expect(before).toEqual({ a: 1, b: { c: [1, 2] }, gone: true });
+  });
+});

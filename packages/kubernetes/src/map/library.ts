@@ -1,0 +1,26 @@
+/**
+ * The CEL names MutatingAdmissionPolicy expressions add to ValidatingAdmissionPolicy's:
+ * `jsonpatch.escapeKey(string)` (apiserver `cel/library/jsonpatch.go`), which escapes a key for use
+ * in a JSON Patch path ("~" as "~0", "/" as "~1"), as RFC 6901 says.
+ */
+import type { CelConstant, CelFunction, CelProfile, CelType } from '@verdict/core';
+import { admissionActivation, ADMISSION_CEL_NAMES } from '../vap/activation.js';
+
+/** The value of the `jsonpatch` identifier (a namespace: only its functions are used). */
+class JsonPatchNamespace {}
+
+const NAMESPACE = 'kubernetes.JsonPatchNamespace';
+const TYPES: readonly CelType[] = [{ name: NAMESPACE, type: JsonPatchNamespace }];
+const CONSTANTS: readonly CelConstant[] = [{ name: 'jsonpatch', type: NAMESPACE, value: new JsonPatchNamespace() }];
+const FUNCTIONS: readonly CelFunction[] = [
+  { signature: `${NAMESPACE}.escapeKey(string): string`, handler: (_ns: JsonPatchNamespace, key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1') },
+];
+
+/** The CEL profile of a MutatingAdmissionPolicy: ValidatingAdmissionPolicy's names and `jsonpatch`; `params` only with a paramRef. */
+export function mutatingProfile(usesParams: boolean): CelProfile {
+  return {
+    names: ADMISSION_CEL_NAMES,
+    extensions: { types: TYPES, constants: CONSTANTS, functions: FUNCTIONS },
+    activation: (input, parameters) => admissionActivation(input, usesParams ? parameters : null),
+  };
+}

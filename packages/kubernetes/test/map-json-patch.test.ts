@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { admissionReviewFor, loadKubernetesPolicies, toAdmissionInput } from '@verdict/kubernetes';
+import { pod, webhookFor } from './helpers.js';
+import { bound, mutating, mutatingBinding } from './map-helpers.js';
+import { configMap } from './vap-helpers.js';
+
+function setup(policies: unknown[]) {
+  return webhookFor({ policies: policies as never, mutating: true, namespaceLabels: () => ({}) });
+}
+
+const labelsOf = (patched: unknown) => (patched as { metadata: { labels?: Record<string, string> } }).metadata.labels;
+
+describe('MutatingAdmissionPolicy with JSONPatch mutations', () => {
+  it('applies add, replace, remove, copy and move as RFC 6902 says', async () => {
+    const { run } = setup(bound('ops.example.com', [`[
+      JSONPatch{op: "add", path: "/metadata/labels", value: {"a": "1", "b": "2"}},
+      JSONPatch{op: "replace", path: "/metadata/labels/a", value: "one"},
+      JSONPatch{op: "copy", from: "/metadata/labels/a", path: "/metadata/labels/c"},
+      JSONPatch{op: "move", from: "/metadata/labels/b", path: "/metadata/labels/d"},
+      JSONPatch{op: "remove", path: "/metadata/labels/c"}
+    ]`]));
+    const { response, patched } = await run(pod({ name: 'p' }));
+    expect(response.allowed).toBe(true);
+    expect(labelsOf(patched)).toEqual({ a: 'one', d: '2' });
+  });
+
+  it('escapes a key for a path with jsonpatch.escapeKey', async () => {
+    const { run } = setup(bound('escape.example.com', [
+      '[JSONPatch{op: "add", path: "/metadata/labels/" + jsonpatch.escapeKey("example.com/owner~team"), value: "platform"}]',
+    ]));
+    const { patch, patched } = await run(pod({ name: 'p', labels: { app: 'web' } }));
+    expect(patch).toEqual([{ op: 'add', path: '/metadata/labels/example.com~1owner~0team', value: 'platform' }]);
+    expect(labelsOf(patched)).toEqual({ app: 'web', 'example.com/owner~team': 'platform' });
+  });
+
+  it('does not apply a mutation whose test operation fails, and admits the object unchanged (as the API server)', () => {
+    const set = loadKubernetesPolicies(bound('guarded.example.com', ['[JSONPatch{op: "test", path: "/spec/containers/0/name", value: "not-this-one"}, JSONPatch{op: "add", path: "/metadata/labels", value: {"tested": "yes"}}]']));
+    const decision = set.evaluate(toAdmissionInput(admissionReviewFor(pod({ name: 'p' }))));
+    expect(decision).toMatchObject({ allowed: true, patch: [], errors: [] });
+    expect(decision.trace[0]!.rules[0]).toMatchObject({ rule: 'mutations[0]', result: 'skipped', message: expect.stringContaining('not applied: cannot test at /spec/containers/0/name') });
+  });
+
+  it('applies a mutation whose test operation holds, test included in the patch', async () => {
+    const { run } = setup(bound('guarded.example.com', ['[JSONPatch{op: "test", path: "/spec/containers/0/name", value: "app"}, JSONPatch{op: "add", path: "/metadata/labels", value: {"tested": "yes"}}]']));
+    const { patch, patched } = await run(pod({ name: 'p' }));
+    expect(patch).toEqual([{ op: 'test', path: '/spec/containers/0/name', value: 'app' }, { op: 'add', path: '/metadata/labels', value: { tested: 'yes' } }]);
+    expect(labelsOf(patched)).toEqual({ tested: 'yes' });
+  });
+
+  it('denies under failurePolicy Fail when an operation fails, and never half-applies the mutation', async () => {
+    const { run } = setup(bound('broken.example.com', ['[JSONPatch{op: "add", path: "/metadata/labels/a", value: "x"}, JSONPatch{op: "remove", path: "/spec/nothing"}]']));
+    const { response } = await run(pod({ name: 'p', labels: {} }));
+    expect(response).toMatchObject({ allowed: false, status: { code: 403, reason: 'Invalid' } });
+    expect(response.status?.message).toBe("policy 'broken.example.com' with binding 'broken.example.com' denied request: cannot remove at /spec/nothing: the path does not exist");
+    expect(response.patch).toBeUndefined();
+  });
+
+  it('skips a failing mutation under failurePolicy Ignore and keeps the others', async () => {
+    const { run } = setup([
+      ...bound('a-broken.example.com', ['[JSONPatch{op: "add", path: "/metadata/labels/a", value: "x"}, JSONPatch{op: "add", path: "/no/parent", value: 1}]'], { failurePolicy: 'Ignore' }),
+      ...bound('b-works.example.com', ['[JSONPatch{op: "add", path: "/metadata/labels/b", value: "y"}]']),
+    ]);
+    const { response, patched } = await run(pod({ name: 'p', labels: {} }));
+    expect(response.allowed).toBe(true);
+    expect(labelsOf(patched)).toEqual({ b: 'y' });
+  });
+
+  it('says what is wrong with a value that is not a list of operations', () => {
+    const set = loadKubernetesPolicies(bound('shape.example.com', ['[{"op": "jump", "path": "/a"}]', 'JSONPatch{op: "add", path: "/a", value: 1}']));
+    const { errors } = set.evaluate(toAdmissionInput(admissionReviewFor(pod({ name: 'p' }))));
+    expect(errors.map((e) => e.message)).toEqual([
+      'mutate rule "mutations[0]" was not applied: operation 0: op must be one of add, remove, replace, move, copy, test (got "jump")',
+      'mutate rule "mutations[1]" was not applied: the expression must give a list of JSON Patch operations (got object)',
+    ]);
+  });
+
+  it('applies mutations in order: each sees the object as the previous ones left it', async () => {
+    const { run } = setup(bound('order.example.com', [
+      '[JSONPatch{op: "add", path: "/metadata/labels", value: {"step": "1"}}]',
+      '[JSONPatch{op: "replace", path: "/metadata/labels/step", value: string(int(object.metadata.labels.step) + 1)}]',
+    ]));
+    expect(labelsOf((await run(pod({ name: 'p' }))).patched)).toEqual({ step: '2' });
+  });
+
+  it('reads variables, request and the binding parameters (paramRef)', async () => {
+    const policy = mutating('owner.example.com', ['[JSONPatch{op: "add", path: "/metadata/labels", value: {"owner": params.data.owner, "by": variables.user}}]'], {
+      paramKind: { apiVersion: 'v1', kind: 'ConfigMap' },
+      variables: [{ name: 'user', expression: 'request.userInfo.username.replace(":", "-")' }],
+    });
+    const binding = mutatingBinding('owner.example.com', 'owner.example.com', { paramRef: { name: 'owners', namespace: 'config', parameterNotFoundAction: 'Deny' } });
+    const { run } = setup([policy, binding, configMap('owners', { owner: 'team-a' }, { namespace: 'config' })]);
+    expect(labelsOf((await run(pod({ name: 'p' }))).patched)).toEqual({ owner: 'team-a', by: 'kubernetes-admin' });
+  });
+
+  it('denies when the parameters are missing and parameterNotFoundAction is Deny', async () => {
+    const policy = mutating('owner.example.com', ['[JSONPatch{op: "add", path: "/metadata/labels", value: {"owner": params.data.owner}}]'], { paramKind: { apiVersion: 'v1', kind: 'ConfigMap' } });
+    const { run } = setup([policy, mutatingBinding('owner.example.com', 'owner.example.com', { paramRef: { name: 'owners', namespace: 'config', parameterNotFoundAction: 'Deny' } })]);
+    const { response } = await run(pod({ name: 'p' }));
+    expect(response.status).toMatchObject({ code: 403, reason: 'Forbidden', message: "policy 'owner.example.com' with binding 'owner.example.com' denied request: failed to configure binding: no params found for policy binding with `Deny` parameterNotFoundAction" });
+  });
+
+  it('reinvokes an IfNeeded policy once when a later policy changed the object', async () => {
+    const copyTeam = (reinvocationPolicy: string) => mutating('a-copy.example.com', [
+      'has(object.metadata.labels) && "team" in object.metadata.labels ? [JSONPatch{op: "add", path: "/metadata/annotations", value: {"team": object.metadata.labels.team}}] : []',
+    ], { reinvocationPolicy });
+    const setTeam = bound('b-team.example.com', ['[JSONPatch{op: "add", path: "/metadata/labels", value: {"team": "blue"}}]']);
+    const annotations = async (policy: string) => {
+      const { patched } = await setup([copyTeam(policy), mutatingBinding('a-copy.example.com', 'a-copy.example.com'), ...setTeam]).run(pod({ name: 'p' }));
+      return (patched as { metadata: { annotations?: unknown } }).metadata.annotations;
+    };
+    expect(await annotations('IfNeeded')).toEqual({ team: 'blue' });
+    expect(await annotations('Never')).toBeUndefined();
+  });
+
+  it('checks matchConditions again on the object as earlier policies left it', () => {
+    const once = mutating('b-once.example.com', ['[JSONPatch{op: "add", path: "/metadata/labels/count", value: "x"}]'], {
+      matchConditions: [{ name: 'not-yet', expression: '!("count" in object.metadata.labels)' }],
+    });
+    const set = loadKubernetesPolicies([...bound('a-first.example.com', ['[JSONPatch{op: "add", path: "/metadata/labels/count", value: "1"}]']), once, mutatingBinding('b-once.example.com', 'b-once.example.com')]);
+    const decision = set.evaluate(toAdmissionInput(admissionReviewFor(pod({ name: 'p', labels: {} }))));
+    expect(decision.patch).toEqual([{ op: 'add', path: '/metadata/labels/count', value: '1' }]);
+    expect(decision.trace[1]!.rules[0]).toMatchObject({ result: 'skipped', message: 'matchCondition "not-yet" is false for the object as earlier mutations left it' });
+  });
+
+  it('traces each mutation with the operations it applied', () => {
+    const set = loadKubernetesPolicies(bound('trace.example.com', ['[JSONPatch{op: "add", path: "/metadata/labels", value: {"a": "b"}}]']));
+    const decision = set.evaluate(toAdmissionInput(admissionReviewFor(pod({ name: 'p' }))));
+    expect(decision.trace[0]).toMatchObject({
+      policy: 'trace.example.com', kind: 'MutatingAdmissionPolicyBinding', matched: true,
+      rules: [{ rule: 'mutations[0]', type: 'mutate', result: 'pass' }],
+      patch: [{ op: 'add', path: '/metadata/labels', value: { a: 'b' } }],
+    });
+  });
+});
