@@ -2,14 +2,17 @@
  * Runs one CEL expression both ways, through verdict's planner (closures) and through cel-js's own
  * tree-walking evaluation of the same checked expression, and compares the outcomes: the same value
  * (bigints, doubles incl. NaN and -0, Maps, typed values by class and text) or the same error (class,
- * code and summary). Used by the conformance differential test and the fuzz test.
+ * code and summary), and the same cost spent from the meter. Used by the conformance differential test and the fuzz test.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { buildCel, CelCompileError, type CompiledCel } from '../src/cel/compile.js';
 import { given, view } from '../src/cel/view.js';
 import { celEnvironment, type CelEnvironment } from '../src/cel/env.js';
+import { withMeter } from '../src/cel/runtime.js';
+import { CostMeter } from '../src/budget.js';
 
-export type Outcome = { readonly value: unknown } | { readonly error: string };
+/** A run's value or error, and the cost units it spent (when measured). */
+export type Outcome = ({ readonly value: unknown } | { readonly error: string }) & { readonly cost?: number };
 
 /** What running `run` gives: its value, or a description of its error. */
 export function outcome(run: () => unknown): Outcome {
@@ -35,6 +38,7 @@ function canonical(v: unknown): unknown {
 }
 
 export function sameOutcome(a: Outcome, b: Outcome): boolean {
+  if (a.cost !== b.cost) return false;
   if ('error' in a || 'error' in b) return 'error' in a && 'error' in b && a.error === b.error;
   return isDeepStrictEqual(canonical(a.value), canonical(b.value));
 }
@@ -64,9 +68,11 @@ export function bothWays(expression: string, activation: Readonly<Record<string,
   const as = (cel: CompiledCel, conversions: { cache: Map<object, unknown> }) => (json
     ? Object.fromEntries(Object.entries(activation).map(([k, v]) => [k, cel.raw.has(k) ? given(v) : view(v, cel.paths.get(k) ?? true, conversions)]))
     : activation);
-  const run = (cel: CompiledCel) => {
+  const run = (cel: CompiledCel): Outcome => {
     const conversions = { cache: new Map<object, unknown>() };
-    return outcome(() => cel.run(as(cel, conversions), conversions));
+    const meter = new CostMeter(Number.MAX_SAFE_INTEGER);
+    const out = outcome(() => withMeter(meter, () => cel.run(as(cel, conversions), conversions)));
+    return { ...out, cost: meter.spent };
   };
   return { planned: planned.planned, plan: run(planned), library: run(library) };
 }

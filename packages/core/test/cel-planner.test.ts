@@ -93,6 +93,31 @@ describe('the CEL planner on the CEL conformance data', () => {
   });
 });
 
+describe('the CEL planner on loop-invariant calls', () => {
+  function setup() {
+    const object = { spec: { containers: [{ name: 'a', memory: '1Gi' }, { name: 'b', memory: '3Gi' }, { name: 'c' }] } };
+    const params = { data: { limit: '2Gi', text: 'Some Text' } };
+    return { activation: { object, params } };
+  }
+
+  it('gives the values, errors and costs of computing an invariant call on every step', () => {
+    const { activation } = setup();
+    const expressions = [
+      'object.spec.containers.all(c, !has(c.memory) || quantity(c.memory).compareTo(quantity(params.data.limit)) <= 0)',
+      'object.spec.containers.filter(c, params.data.text.lowerAscii().size() > size(c.name)).size()',
+      'object.spec.containers.map(c, params.data.text.lowerAscii() + c.name)',
+      'object.spec.containers.exists(c, quantity(params.data.text) == quantity("1"))',
+      'object.spec.containers.all(c, object.spec.containers.exists(d, d.name.upperAscii() == params.data.text.upperAscii()))',
+    ];
+    for (const expression of expressions) {
+      const both = bothWays(expression, activation, undefined, true);
+      expect(both?.planned).toBe(true);
+      expect({ expression, ...both!.plan }).toEqual({ expression, ...both!.library });
+      expect(both!.plan.cost).toBeGreaterThan(0);
+    }
+  });
+});
+
 function big(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? `${value}n` : value;
 }

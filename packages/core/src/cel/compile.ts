@@ -169,7 +169,7 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
   const paths = new Map([...facts.roots.keys()].map((r) => [r, trie(facts.paths.get(r))]));
   // Roots passed through stay as given; `variables` holds values already converted.
   const rawRoots = new Map([...paths].filter(([name]) => name !== 'variables' && !facts.passed.has(name)));
-  const plan: Plan | undefined = options.plan === false ? undefined : planCel(parsed.ast as unknown as PlanNode, options.environment.env, rawRoots);
+  const plan: Plan | undefined = options.plan === false ? undefined : planCel(parsed.ast as unknown as PlanNode, options.environment.env, { roots: rawRoots, pure: options.environment.pure });
   return {
     expression,
     roots: [...facts.roots.keys()],

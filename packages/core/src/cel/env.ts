@@ -55,6 +55,8 @@ export interface CelEnvironment {
   readonly env: Environment;
   /** Library implementations that replace cel-js's built-in ones, by `name/arity` (methods `.name/arity`). */
   readonly overrides: ReadonlyMap<string, Override>;
+  /** Only verdict's and cel-js's own functions, all pure (no adapter function): a call's value depends on its arguments only. */
+  readonly pure: boolean;
 }
 
 let base: CelEnvironment | undefined;
@@ -86,7 +88,8 @@ function build(libraries: readonly CelLibrary[], extra: CelExtensions): CelEnvir
   for (const t of extra.types ?? []) env.registerType(t.name, t.type as never);
   for (const c of extra.constants ?? []) env.registerConstant(c.name, c.type, c.value as never);
   for (const f of extra.functions ?? []) env.registerFunction(f.signature, f.handler as never);
-  return { env, overrides };
+  const pure = (extra.functions ?? []).length === 0 && Object.keys(extra.overrides ?? {}).length === 0;
+  return { env, overrides, pure };
 }
 
 /** The objects an environment was built from, compared by identity to reuse a cached one. */

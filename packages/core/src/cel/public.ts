@@ -7,7 +7,7 @@ import { VerdictError } from '../errors.js';
 import { buildCel, CelCompileError, pointAt } from './compile.js';
 import { celEnvironment, type CelFunction } from './env.js';
 import { withMeter } from './runtime.js';
-import { given, view } from './view.js';
+import { Activation, given, view } from './view.js';
 import { fromCel } from './values.js';
 
 /** A checked CEL expression returned by {@link compileCel}, ready to evaluate many times. */
@@ -42,7 +42,7 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
   return {
     type: compiled.type,
     evaluate(variables = {}) {
-      const act = Object.create(null) as Record<string, unknown>;
+      const act = new Activation();
       const conversions = { cache: new Map<object, unknown>() };
       for (const [k, v] of Object.entries(variables)) act[k] = compiled.raw.has(k) ? given(v) : view(v, compiled.paths.get(k) ?? true, conversions);
       try {

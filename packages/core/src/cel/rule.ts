@@ -11,7 +11,7 @@ import type { CelOptions } from './context.js';
 import type { CelEnvironment } from './env.js';
 import { withMeter } from './runtime.js';
 import { fromCel, celTypeName, type CelCache } from './values.js';
-import { given, view } from './view.js';
+import { Activation, given, view } from './view.js';
 
 export { view } from './view.js';
 
@@ -179,30 +179,63 @@ interface Item {
   readonly item: boolean;
 }
 
-function rootValue(ctx: CelContext, name: string, scope: Scope, at: Item & { state: State }): unknown {
+function rootValue(ctx: CelContext, name: string, scope: Scope, state: State): unknown {
   if (name === 'element' && scope.hasElement) return scope.element;
-  if (at.item && name === 'item') return at.data;
   if (name === 'input' && !ctx.profile) return scope.input;
   if (ctx.profile) {
-    const act = (at.state.activation ??= ctx.profile.activation(scope.input as Record<string, unknown>, (scope.parameters ?? {}) as Record<string, unknown>));
-    return ctx.profile.names.includes(name) ? act[name] : ownGet(act, name);
+    const act = (state.activation ??= ctx.profile.activation(scope.input as Record<string, unknown>, (scope.parameters ?? {}) as Record<string, unknown>));
+    return namesOf(ctx.profile).has(name) ? act[name] : ownGet(act, name);
   }
   if (name === 'parameters' || name === 'params') return scope.parameters;
   return ownGet(scope.input, name);
 }
 
+const profileNames = new WeakMap<CelProfile, ReadonlySet<string>>();
+
+/** The profile's names as a set (a profile's activation may expose them as getters, so they are read directly). */
+function namesOf(profile: CelProfile): ReadonlySet<string> {
+  let names = profileNames.get(profile);
+  if (!names) profileNames.set(profile, (names = new Set(profile.names)));
+  return names;
+}
+
+/** How the activation gives each root of an expression: computed once per compiled expression. */
+const Given = { Variables: 0, AsIs: 1, Unconverted: 2, Converted: 3 } as const;
+type Given = (typeof Given)[keyof typeof Given];
+
+interface Layout {
+  readonly roots: readonly string[];
+  readonly given: readonly Given[];
+  readonly paths: readonly PathTrie[];
+}
+
+const layouts = new WeakMap<CompiledCel, Layout>();
+
+function layoutOf(compiled: CompiledCel): Layout {
+  let layout = layouts.get(compiled);
+  if (!layout) {
+    const roots = compiled.roots;
+    const given = roots.map((name) => (name === 'variables' ? Given.Variables : compiled.passed.has(name) ? Given.AsIs : compiled.raw.has(name) ? Given.Unconverted : Given.Converted));
+    layout = { roots, given, paths: roots.map((name) => compiled.paths.get(name) ?? true) };
+    layouts.set(compiled, layout);
+  }
+  return layout;
+}
+
 function activation(ctx: CelContext, compiled: CompiledCel, scope: Scope, at: Item): Record<string, unknown> {
   const state = stateOf(scope);
-  const where = { state, data: at.data, item: at.item };
-  const act = Object.create(null) as Record<string, unknown>;
-  const roots = compiled.roots;
+  const act = new Activation();
+  const { roots, given: how, paths } = layoutOf(compiled);
   for (let i = 0; i < roots.length; i++) {
     const name = roots[i]!;
-    const value = name === 'variables' ? variablesOf(ctx, scope, state)
-      : compiled.passed.has(name) ? rootValue(ctx, name, scope, where)
-      : compiled.raw.has(name) ? given(rootValue(ctx, name, scope, where))
-      : view(rootValue(ctx, name, scope, where), compiled.paths.get(name)!, state);
-    if (value !== undefined) act[name] = value;
+    const kind = how[i]!;
+    if (kind === Given.Variables) {
+      act[name] = variablesOf(ctx, scope, state);
+      continue;
+    }
+    const value = at.item && name === 'item' ? at.data : rootValue(ctx, name, scope, state);
+    const seen = kind === Given.AsIs ? value : kind === Given.Unconverted ? given(value) : view(value, paths[i]!, state);
+    if (seen !== undefined) act[name] = seen;
   }
   return act;
 }
@@ -211,7 +244,8 @@ function activation(ctx: CelContext, compiled: CompiledCel, scope: Scope, at: It
 export function celEvaluator(ctx: CelContext, compiled: CompiledCel, item = false): (data: unknown, scope: Scope) => unknown {
   return (data, scope) => {
     try {
-      return withMeter(scope.meter, () => compiled.run(activation(ctx, compiled, scope, item ? { data, item } : ROOT), stateOf(scope)));
+      const act = activation(ctx, compiled, scope, item ? { data, item } : ROOT);
+      return withMeter(scope.meter, compiled.run, act, stateOf(scope));
     } catch (error) {
       throw plain(error);
     }

@@ -5,23 +5,52 @@
  */
 import { UNMETERED, type CostMeter } from '../budget.js';
 
-let current: CostMeter = UNMETERED;
+/** What CEL functions spend from (a {@link CostMeter}, or a count of one part's spending: {@link counted}). */
+type Meter = Pick<CostMeter, 'spend'>;
+
+let current: Meter = UNMETERED;
 
 /** Characters of string work that cost one unit (as Kubernetes: 0.1 per character; the safety unit table). */
 export const CHARS_PER_UNIT = 10;
 
-/** Runs `f` with `meter` as the meter CEL functions spend from; a budget exceeded inside a macro is never lost. */
-export function withMeter<T>(meter: CostMeter, f: () => T): T {
+/**
+ * Runs `f(a, b)` with `meter` as the meter CEL functions spend from; a budget exceeded inside a macro is
+ * never lost. (`f` takes its arguments so that a call allocates no closure.)
+ */
+export function withMeter<T, A = undefined, B = undefined>(meter: CostMeter, f: (a: A, b: B) => T, a?: A, b?: B): T {
   const previous = current;
   current = meter;
   try {
-    const result = f();
+    const result = f(a as A, b as B);
     // all()/exists() keep going past an element's error (CEL's commutative logic): a budget error
     // swallowed that way leaves the meter below zero, and spending nothing throws it again here.
     meter.spend(0);
     return result;
   } finally {
     current = previous;
+  }
+}
+
+/** What running `f` gave (its value or its error) and the units it spent from the running meter. */
+export type Counted = { readonly value: unknown; readonly units: number } | { readonly error: unknown; readonly units: number };
+
+/** Runs `f`, spending from the running meter as usual, and counts what it spent (to charge it again on reuse). */
+export function counted(f: () => unknown): Counted {
+  const outer = current;
+  let units = 0;
+  current = {
+    spend(n: number) {
+      units += n;
+      outer.spend(n);
+    },
+  };
+  try {
+    const value = f();
+    return { value, units };
+  } catch (error) {
+    return { error, units };
+  } finally {
+    current = outer;
   }
 }
 

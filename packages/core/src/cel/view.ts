@@ -63,3 +63,12 @@ const hasOwn = Object.hasOwn;
 export function given(value: unknown): unknown {
   return value !== null && typeof value === 'object' && Object.isFrozen(value) ? toCel(value) : value;
 }
+
+/**
+ * An empty activation: no inherited members (a root named `toString` is absent unless given) and, unlike
+ * `Object.create(null)`, fast properties (a null-prototype object starts in dictionary mode in V8).
+ */
+export const Activation = function Activation() {
+  // properties are added by the caller
+} as unknown as new () => Record<string, unknown>;
+(Activation as unknown as { prototype: object }).prototype = Object.create(null) as object;

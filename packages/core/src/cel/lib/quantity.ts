@@ -109,6 +109,7 @@ function toNumber(q: Quantity): number {
 }
 
 const DIVISION_DIGITS = 9;
+const SIGNS = [-1n, 0n, 1n] as const;
 
 function register(env: Environment): void {
   const Q = 'kubernetes.Quantity';
@@ -119,7 +120,7 @@ function register(env: Environment): void {
   env.registerFunction(`${Q}.isInteger(): bool`, isInteger);
   env.registerFunction(`${Q}.asInteger(): int`, (q: Quantity) => (isInteger(q) ? q.num : fail('cannot convert value to integer')));
   env.registerFunction(`${Q}.asApproximateFloat(): double`, toNumber);
-  env.registerFunction(`${Q}.compareTo(${Q}): int`, (a: Quantity, b: Quantity) => BigInt(compare(a, b)));
+  env.registerFunction(`${Q}.compareTo(${Q}): int`, (a: Quantity, b: Quantity) => SIGNS[compare(a, b) + 1]!);
   env.registerFunction(`${Q}.isLessThan(${Q}): bool`, (a: Quantity, b: Quantity) => compare(a, b) < 0);
   env.registerFunction(`${Q}.isGreaterThan(${Q}): bool`, (a: Quantity, b: Quantity) => compare(a, b) > 0);
   env.registerFunction(`${Q}.add(${Q}): ${Q}`, add);

@@ -105,9 +105,11 @@ export function planCall(p: Planner, node: CallNode, scope: Scope): Step {
     const checked = argNodes[0]!.checkedType;
     let lastType: CelType | undefined;
     let last: Declaration | null = null;
+    // A string's run-time type is string, whatever the checked type (cel-js's debugRuntimeType).
+    const string = ev.debugType('');
     return (f) => {
       const x = a(f);
-      const type = ev.debugRuntimeType(x, checked);
+      const type = typeof x === 'string' ? string : ev.debugRuntimeType(x, checked);
       if (type !== lastType) {
         last = candidates.findFunction([type]);
         lastType = type;

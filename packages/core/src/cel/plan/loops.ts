@@ -104,20 +104,18 @@ export function planHas(p: Planner, nodes: readonly PlanNode[], scope: Scope): S
   const root = rootRaw ? rootRaw.step : p.plan(last, scope);
   const fields = nodes.slice(0, -1).reverse();
   for (const n of fields) if (n.op !== '.' && n.op !== '.?') throw new NotPlanned('has() shape');
+  const keys = fields.map((n) => (n.args as [PlanNode, string])[1]);
+  // Where a missing field ends has() with false rather than an error (the last field, or from the first `.?` on).
+  const lenient = fields.map((n, j) => j === fields.length - 1 || fields.slice(0, j + 1).some((m) => m.op === '.?'));
   return (f) => {
     let obj = root(f);
-    let optional = false;
-    for (let j = 0; j < fields.length; j++) {
-      const node = fields[j]!;
-      if (node.op === '.?') optional = true;
-      const key = (node.args as unknown[])[1];
-      obj = lazyField(obj, key, node, ev);
+    for (let j = 0; j < keys.length; j++) {
+      obj = lazyField(obj, keys[j], fields[j]!, ev);
       if (obj !== undefined) continue;
-      // cel-js: a missing field before the last one is an error outside optional chains.
-      if (optional || j === fields.length - 1 || node.op !== '.') break;
-      throw ev.createError('no_such_key', `No such key: ${String(key)}`, node);
+      if (lenient[j]) return false;
+      throw ev.createError('no_such_key', `No such key: ${keys[j]!}`, fields[j]);
     }
-    return obj !== undefined;
+    return true;
   };
 }
 

@@ -17,6 +17,7 @@ import { planBind, planComprehension, planHas } from './loops.js';
 import { planAnd, planOr, planTernary } from './logic.js';
 import { planCall, planMethod } from './calls.js';
 import { dynChain } from './fields.js';
+import { hoisted } from './hoist.js';
 import { escape, planRaw } from './raw.js';
 import type { PathTrie } from '../compile.js';
 import type { CelCache } from '../values.js';
@@ -37,6 +38,8 @@ export interface Planner {
   readonly ev: Evaluator;
   /** Roots the activation gives unconverted, with the paths the expression reads below each. */
   readonly roots: ReadonlyMap<string, PathTrie>;
+  /** Every function of the environment is pure (invariant calls may be computed once: plan/hoist.ts). */
+  readonly pure: boolean;
   plan(node: PlanNode, scope: Scope): Step;
 }
 
@@ -47,8 +50,8 @@ export interface Planner {
 export type Plan = (activation: Readonly<Record<string, unknown>>, conversions?: { readonly cache: CelCache }) => unknown;
 
 /** Plans a checked expression, or undefined when some node needs cel-js's own evaluation. */
-export function planCel(root: PlanNode, env: Environment, roots: ReadonlyMap<string, PathTrie> = new Map()): Plan | undefined {
-  const planner: Planner = { ev: evaluatorOf(env), roots, plan: (node, scope) => planNode(planner, node, scope) };
+export function planCel(root: PlanNode, env: Environment, options: { roots?: ReadonlyMap<string, PathTrie>; pure?: boolean } = {}): Plan | undefined {
+  const planner: Planner = { ev: evaluatorOf(env), roots: options.roots ?? new Map(), pure: options.pure ?? false, plan: (node, scope) => planNode(planner, node, scope) };
   const count = { n: 0 };
   let step: Step;
   try {
@@ -141,10 +144,10 @@ function planNode(p: Planner, node: PlanNode, scope: Scope): Step {
       return planTernary(p, node, scope);
     case 'call':
       expectEvaluate(node, 'evaluate');
-      return planCall(p, node, scope);
+      return hoisted(p, node, scope, planCall(p, node, scope));
     case 'rcall':
       expectEvaluate(node, 'evaluate');
-      return planMethod(p, node, scope);
+      return hoisted(p, node, scope, planMethod(p, node, scope));
     case 'list': {
       const items = node.args as PlanNode[];
       if (items.length === 0) {
@@ -169,9 +172,7 @@ function planNode(p: Planner, node: PlanNode, scope: Scope): Step {
 /** `a.b.c…` on `dyn` values: the longest chain of such selections below `node`, as one step. */
 function planChain(p: Planner, node: PlanNode, scope: Scope): Step {
   const [nodes, at] = selections(node);
-  const base = p.plan(at, scope);
-  const select = dynChain(nodes.map((n) => handleOf<Binary>(n)), nodes.map((n) => (n.args as [PlanNode, string])[1]), nodes, p.ev);
-  return (f) => select(base(f));
+  return dynChain(nodes, p.ev, p.plan(at, scope));
 }
 
 /** The chain of `dyn` field selections ending at `node` (innermost first) and the node below it. */

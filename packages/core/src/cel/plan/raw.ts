@@ -17,11 +17,23 @@ import { planId, selections, type Planner, type Scope } from './plan.js';
 export interface Raw {
   readonly step: Step;
   readonly trie: PathTrie;
+  /** The slot the value is in (a bound variable), if it is one. */
+  readonly slot?: number;
+  /** The value already converted, when the read does that in the same step. */
+  readonly converted?: Step;
 }
 
 /** The value converted where it is used. */
 export function escape(raw: Raw): Step {
   const { step, trie } = raw;
+  if (raw.converted) return raw.converted;
+  // Only numbers and containers convert: a string or a bool read whole is used as it is.
+  if (trie === true) {
+    return (f) => {
+      const v = step(f);
+      return typeof v === 'number' || (typeof v === 'object' && v !== null) ? below(v, true, f.conv) : v;
+    };
+  }
   return (f) => below(step(f), trie, f.conv);
 }
 
@@ -33,7 +45,7 @@ export function planRaw(p: Planner, node: PlanNode, scope: Scope): Raw | undefin
     const slot = scope.vars.get(name);
     if (slot !== undefined) {
       const trie = scope.raw.get(name);
-      return trie === undefined ? undefined : { step: (f) => f.slots[slot], trie };
+      return trie === undefined ? undefined : { step: (f) => f.slots[slot], trie, slot };
     }
     const trie = p.roots.get(name);
     return trie === undefined ? undefined : { step: planId(p, node, scope), trie };
@@ -52,9 +64,8 @@ export function planRaw(p: Planner, node: PlanNode, scope: Scope): Raw | undefin
     if (i < 0) throw new NotPlanned(`a read of "${key}" outside the analysed paths`);
     trie = trie.subs[i]!;
   }
-  const select = dynChain(nodes.map((n) => n.handle as never), keys, nodes, p.ev);
-  const step = base.step;
-  return { step: (f) => select(step(f)), trie };
+  const from = base.slot ?? base.step;
+  return { step: dynChain(nodes, p.ev, from), trie, ...(trie === true ? { converted: dynChain(nodes, p.ev, from, true) } : {}) };
 }
 
 /** The scope with `name` bound in `slot`, unconverted with `trie` below it, or converted (`undefined`). */
