@@ -8,7 +8,7 @@
  * and the objectSelector match.
  */
 import type { DialectContext, IndexHint, Selector } from '@verdict/core';
-import { inputObject, inputString, isObject, metadataMap, metadataOf, resourceOf } from './read.js';
+import { inputObject, inputString, isObject, metadataMap, metadataOf, resourceField } from './read.js';
 import { labelSelector, stringList } from './match-gatekeeper.js';
 import { didYouMean, typeOf } from './suggest.js';
 
@@ -20,8 +20,7 @@ const RULE_KEYS = ['operations', 'apiGroups', 'apiVersions', 'resources', 'scope
 
 /** `v1/namespaces`: Cluster scope even though the request carries the Namespace's own name. */
 function isNamespacesResource(input: unknown): boolean {
-  const r = resourceOf(input);
-  return r.group === '' && r.version === 'v1' && r.resource === 'namespaces';
+  return resourceField(input, 'resource') === 'namespaces' && resourceField(input, 'group') === '' && resourceField(input, 'version') === 'v1';
 }
 
 /** A required, non-empty list where `*` must stand alone (resources have their own rules). */
@@ -130,7 +129,7 @@ function compileRule(rule: unknown, at: string, ctx: DialectContext): Selector |
   const resourceTest: TestSelector = {
     describe: `resource in (${resources.join(', ')})`,
     test: (input) => {
-      const res = resourceOf(input).resource;
+      const res = resourceField(input, 'resource');
       const sub = inputString(input, 'subResource');
       return entries.some((e) => (e.res === '*' || e.res === res) && (e.sub === '*' || e.sub === sub));
     },
@@ -138,8 +137,8 @@ function compileRule(rule: unknown, at: string, ctx: DialectContext): Selector |
   if (entries.every((e) => e.res !== '*')) resourceTest.index = { path: ['resource', 'resource'], values: [...new Set(entries.map((e) => e.res))] };
   const parts: Selector[] = [
     inList(['operation'], parsed.operations, 'operation', (input) => inputString(input, 'operation')),
-    inList(['resource', 'group'], parsed.groups, 'apiGroup', (input) => resourceOf(input).group),
-    inList(['resource', 'version'], parsed.versions, 'apiVersion', (input) => resourceOf(input).version),
+    inList(['resource', 'group'], parsed.groups, 'apiGroup', (input) => resourceField(input, 'group')),
+    inList(['resource', 'version'], parsed.versions, 'apiVersion', (input) => resourceField(input, 'version')),
     resourceTest,
   ];
   if (scope === 'Cluster' || scope === 'Namespaced') {
@@ -188,7 +187,7 @@ export function namespaceSelector(value: unknown, path: string, ctx: DialectCont
     test: (input) => {
       const namespace = inputString(input, 'namespace');
       // A cluster-scoped request other than a Namespace is never exempted.
-      if (namespace === '' && resourceOf(input).resource !== 'namespaces') return true;
+      if (namespace === '' && resourceField(input, 'resource') !== 'namespaces') return true;
       const labels = isObject(input) ? input['namespaceLabels'] : undefined;
       if (!isObject(labels)) throw new Error(`namespace "${namespace}" not found: the namespace lookup does not know it`);
       return sel.matches(labels);

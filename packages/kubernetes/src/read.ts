@@ -109,6 +109,13 @@ export function inputObject(input: unknown, key: 'object' | 'oldObject'): unknow
   return key === 'object' ? input['object'] : input['oldObject'];
 }
 
+/** One field of the request's resource (`input.resource.<key>`), or `''`; allocates nothing (selectors' hot path). */
+export function resourceField(input: unknown, key: 'group' | 'version' | 'resource'): string {
+  const r = isObject(input) ? input['resource'] : undefined;
+  if (!isObject(r)) return '';
+  return str(key === 'group' ? r['group'] : key === 'version' ? r['version'] : r['resource']);
+}
+
 /** The request's resource, as the input holds it. */
 export function resourceOf(input: unknown): GroupVersionResource {
   const r = isObject(input) ? input['resource'] : undefined;
