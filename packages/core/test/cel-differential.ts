@@ -1,6 +1,6 @@
 /**
- * Runs one CEL expression both ways, through verdict's planner (closures) and through cel-js's own
- * tree-walking evaluation of the same checked expression, and compares the outcomes: the same value
+ * Runs one CEL expression both ways, through verdict's planner and through cel-js's own tree-walking
+ * evaluation of the same checked expression, and compares the outcomes: the same value
  * (bigints, doubles incl. NaN and -0, Maps, typed values by class and text) or the same error (class,
  * code and summary), and the same cost spent from the meter. Used by the conformance differential test and the fuzz test.
  */
@@ -46,6 +46,10 @@ export function sameOutcome(a: Outcome, b: Outcome): boolean {
 export interface BothWays {
   /** Whether the planner covered the expression (false: both runs are cel-js, trivially equal). */
   readonly planned: boolean;
+  /**
+   * The planner's outcome. The planner has two back ends (generated code, closures), both run: when they
+   * differ, this is an error outcome naming both, so that it differs from cel-js's outcome too.
+   */
   readonly plan: Outcome;
   readonly library: Outcome;
 }
@@ -57,9 +61,11 @@ export interface BothWays {
  */
 export function bothWays(expression: string, activation: Readonly<Record<string, unknown>>, environment: CelEnvironment = celEnvironment(), json = false): BothWays | undefined {
   let planned;
+  let closures;
   let library;
   try {
     planned = buildCel(expression, { environment, refuse: new Map() });
+    closures = buildCel(expression, { environment, refuse: new Map(), plan: 'closures' });
     library = buildCel(expression, { environment, refuse: new Map(), plan: false });
   } catch (error) {
     if (error instanceof CelCompileError) return undefined;
@@ -74,5 +80,13 @@ export function bothWays(expression: string, activation: Readonly<Record<string,
     const out = outcome(() => withMeter(meter, () => cel.run(as(cel, conversions), conversions)));
     return { ...out, cost: meter.spent };
   };
-  return { planned: planned.planned, plan: run(planned), library: run(library) };
+  if (planned.planned && planned.backend !== 'generated') throw new Error(`not generated: ${expression}`);
+  const plan = run(planned);
+  const closurePlan = run(closures);
+  const agree = sameOutcome(plan, closurePlan);
+  return { planned: planned.planned, plan: agree ? plan : { error: `the back ends differ: generated ${show(plan)}, closures ${show(closurePlan)}` }, library: run(library) };
+}
+
+function show(o: Outcome): string {
+  return JSON.stringify(o, (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
 }

@@ -8,7 +8,7 @@ import { analyse, type Node } from './ast.js';
 import type { CelEnvironment } from './env.js';
 import { compileRegex } from '../patterns/regex.js';
 import { spend } from './runtime.js';
-import { planCel, type Plan } from './plan/plan.js';
+import { planCel, type Backend, type Plan } from './plan/plan.js';
 import type { PlanNode } from './plan/node.js';
 import type { CelCache } from './values.js';
 
@@ -28,8 +28,11 @@ export interface CelCompileOptions {
   readonly refuse: ReadonlyMap<string, string>;
   /** The result type the expression must have (`dyn` is accepted and checked at run time). */
   readonly expect?: 'bool' | 'string';
-  /** Plan the expression into closures (default true); false: cel-js evaluates it (the planner's tests compare both). */
-  readonly plan?: boolean;
+  /**
+   * Plan the expression (default true: generated code where the runtime allows it, else closures); `closures`:
+   * closures only; false: cel-js evaluates it (the planner's tests compare all three).
+   */
+  readonly plan?: boolean | 'closures';
 }
 
 /** A compiled expression. `run` evaluates it against an activation (free name → CEL value). */
@@ -45,8 +48,10 @@ export interface CompiledCel {
   readonly parameterReads: readonly (readonly string[])[];
   /** The checked result type (`bool`, `string`, `dyn`, …). */
   readonly type: string;
-  /** Whether the planner compiled the expression to closures (false: cel-js evaluates it; see plan/plan.ts). */
+  /** Whether the planner compiled the expression (false: cel-js evaluates it; see plan/plan.ts). */
   readonly planned: boolean;
+  /** How the planned expression runs (undefined when cel-js evaluates it). */
+  readonly backend: Backend | undefined;
   /**
    * Roots `run` takes as JSON, unconverted (a planned expression converts what it reads: plan/raw.ts);
    * every other root is given converted (`view`).
@@ -169,7 +174,8 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
   const paths = new Map([...facts.roots.keys()].map((r) => [r, trie(facts.paths.get(r))]));
   // Roots passed through stay as given; `variables` holds values already converted.
   const rawRoots = new Map([...paths].filter(([name]) => name !== 'variables' && !facts.passed.has(name)));
-  const plan: Plan | undefined = options.plan === false ? undefined : planCel(parsed.ast as unknown as PlanNode, options.environment.env, { roots: rawRoots, pure: options.environment.pure });
+  const planned = options.plan === false ? undefined : planCel(parsed.ast as unknown as PlanNode, options.environment.env, { roots: rawRoots, pure: options.environment.pure, ...(options.plan === 'closures' ? { backend: 'closures' as const } : {}) });
+  const plan: Plan | undefined = planned?.run;
   return {
     expression,
     roots: [...facts.roots.keys()],
@@ -179,6 +185,7 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
     parameterReads: facts.parameterReads,
     type,
     planned: plan !== undefined,
+    backend: planned?.backend,
     run: plan ? (activation, conversions) => {
       spend(1);
       return plan(activation, conversions);

@@ -34,8 +34,8 @@ export function withMeter<T, A = undefined, B = undefined>(meter: CostMeter, f: 
 /** What running `f` gave (its value or its error) and the units it spent from the running meter. */
 export type Counted = { readonly value: unknown; readonly units: number } | { readonly error: unknown; readonly units: number };
 
-/** Runs `f`, spending from the running meter as usual, and counts what it spent (to charge it again on reuse). */
-export function counted(f: () => unknown): Counted {
+/** Runs `f(a)`, spending from the running meter as usual, and counts what it spent (to charge it again on reuse). */
+export function counted<A>(f: (a: A) => unknown, a?: A): Counted {
   const outer = current;
   let units = 0;
   current = {
@@ -45,7 +45,7 @@ export function counted(f: () => unknown): Counted {
     },
   };
   try {
-    const value = f();
+    const value = f(a as A);
     return { value, units };
   } catch (error) {
     return { error, units };

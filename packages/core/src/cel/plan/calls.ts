@@ -11,14 +11,14 @@ import { EvaluationError } from '@marcbachmann/cel-js';
 import type { Planner, Scope } from './plan.js';
 import { NotPlanned, type CelType, type Evaluator, type Frame, type PlanNode, type Step } from './node.js';
 
-type Fn = (this: Evaluator, ...args: unknown[]) => unknown;
+export type Fn = (this: Evaluator, ...args: unknown[]) => unknown;
 interface Declaration {
   readonly handler: Fn & { readonly __handle?: unknown };
 }
 interface Candidates {
   findFunction(types: readonly CelType[], receiver?: CelType | null): Declaration | null;
 }
-interface CallNode extends PlanNode {
+export interface CallNode extends PlanNode {
   readonly candidates?: Candidates;
   readonly argTypes?: readonly CelType[];
 }
@@ -26,7 +26,7 @@ interface CallNode extends PlanNode {
 /** cel-js's error base class (not exported): errors of that class get the call's position attached. */
 const CelError = Object.getPrototypeOf(EvaluationError) as abstract new (...args: never[]) => Error & { withAst(node: PlanNode): Error };
 
-function attach(error: unknown, node: PlanNode): unknown {
+export function attach(error: unknown, node: PlanNode): unknown {
   return error instanceof CelError ? error.withAst(node) : error;
 }
 
@@ -91,24 +91,40 @@ function isDispatch(handle: Handle, node: CallNode): boolean {
   return (handle.name === 'callFn' || handle.name === 'handle') && node.argTypes?.some((t) => (t as { hasDynType?: boolean }).hasDynType) === true;
 }
 
-export function planCall(p: Planner, node: CallNode, scope: Scope): Step {
+/**
+ * How a call node is made: `direct` (the resolved overload's function, called with cel-js's evaluator as
+ * `this`), `dispatch` (one `dyn` argument: `call` looks the overload up, with an inline cache), or
+ * `handle` (`call` is the node's handler given the argument values). Arguments are `args`, evaluated
+ * right to left.
+ */
+export type CallShape =
+  | { readonly kind: 'direct'; readonly args: readonly PlanNode[]; readonly fn: Fn }
+  | { readonly kind: 'dispatch'; readonly args: readonly PlanNode[]; readonly call: (value: unknown) => unknown }
+  | { readonly kind: 'handle'; readonly args: readonly PlanNode[]; readonly call: (values: unknown[]) => unknown };
+
+/** The shape of a function call (`call`) or method call (`rcall`) node (see {@link CallShape}). */
+export function callShape(ev: Evaluator, node: CallNode): CallShape {
   const handle = node.handle as Handle | undefined;
+  if (node.op === 'rcall') {
+    if (typeof handle !== 'function' || !node.receiverWithArgs) throw new NotPlanned('method call without a handler');
+    const args = node.receiverWithArgs;
+    const receiver = args[0]!.checkedType;
+    const resolved = node.candidates && node.argTypes && receiver ? node.candidates.findFunction(node.argTypes, receiver) : null;
+    if (isResolved(handle, resolved)) return { kind: 'direct', args, fn: resolved.handler };
+    return { kind: 'handle', args, call: (values) => handle(values, ev, node) };
+  }
   if (typeof handle !== 'function') throw new NotPlanned('call without a handler');
-  const argNodes = (node.args as [string, PlanNode[]])[1];
-  const steps = argNodes.map((n) => p.plan(n, scope));
-  const ev = p.ev;
+  const args = (node.args as [string, PlanNode[]])[1];
   const resolved = node.candidates && node.argTypes ? node.candidates.findFunction(node.argTypes) : null;
-  if (isResolved(handle, resolved)) return direct(resolved.handler, ev, steps, node);
-  if (isDispatch(handle, node) && node.candidates && steps.length === 1) {
+  if (isResolved(handle, resolved)) return { kind: 'direct', args, fn: resolved.handler };
+  if (isDispatch(handle, node) && node.candidates && args.length === 1) {
     const candidates = node.candidates;
-    const [a] = steps as [Step];
-    const checked = argNodes[0]!.checkedType;
+    const checked = args[0]!.checkedType;
     let lastType: CelType | undefined;
     let last: Declaration | null = null;
     // A string's run-time type is string, whatever the checked type (cel-js's debugRuntimeType).
     const string = ev.debugType('');
-    return (f) => {
-      const x = a(f);
+    const call = (x: unknown): unknown => {
       const type = typeof x === 'string' ? string : ev.debugRuntimeType(x, checked);
       if (type !== lastType) {
         last = candidates.findFunction([type]);
@@ -122,17 +138,21 @@ export function planCall(p: Planner, node: CallNode, scope: Scope): Step {
         throw attach(error, node);
       }
     };
+    return { kind: 'dispatch', args, call };
   }
-  return (f) => handle(values(steps, f), node, ev);
+  return { kind: 'handle', args, call: (values) => handle(values, node, ev) };
 }
 
-export function planMethod(p: Planner, node: CallNode, scope: Scope): Step {
-  const handle = node.handle as Handle | undefined;
-  if (typeof handle !== 'function' || !node.receiverWithArgs) throw new NotPlanned('method call without a handler');
-  const steps = node.receiverWithArgs.map((n) => p.plan(n, scope));
-  const ev = p.ev;
-  const receiver = node.receiverWithArgs[0]!.checkedType;
-  const resolved = node.candidates && node.argTypes && receiver ? node.candidates.findFunction(node.argTypes, receiver) : null;
-  if (isResolved(handle, resolved)) return direct(resolved.handler, ev, steps, node);
-  return (f) => handle(values(steps, f), ev, node);
+/** A `call` or `rcall` node planned (see {@link callShape}). */
+export function planCallNode(p: Planner, node: CallNode, scope: Scope): Step {
+  const shape = callShape(p.ev, node);
+  const steps = shape.args.map((n) => p.plan(n, scope));
+  if (shape.kind === 'direct') return direct(shape.fn, p.ev, steps, node);
+  if (shape.kind === 'dispatch') {
+    const call = shape.call;
+    const [a] = steps as [Step];
+    return (f) => call(a(f));
+  }
+  const call = shape.call;
+  return (f) => call(values(steps, f));
 }

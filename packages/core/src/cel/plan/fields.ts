@@ -10,7 +10,7 @@ import type { Evaluator, PlanNode, Step } from './node.js';
 const hasOwn = Object.hasOwn;
 
 /** A value whose cel-js type lookup cannot fail (the `dyn` type accepts it as it is). */
-function plain(v: unknown): boolean {
+export function plain(v: unknown): boolean {
   switch (typeof v) {
     case 'string': case 'bigint': case 'number': case 'boolean':
       return true;

@@ -22,7 +22,7 @@ function children(args: unknown, out: PlanNode[]): PlanNode[] {
 }
 
 /** Whether `node`'s value depends on the activation only: no bound name, no accumulator, no macro. */
-function invariant(node: PlanNode, bound: ReadonlyMap<string, number>): boolean {
+export function invariant(node: PlanNode, bound: ReadonlyMap<string, number>): boolean {
   if (node.meta.macro) return false;
   if (node.meta.alternate) return invariant(node.meta.alternate, bound);
   switch (node.op) {
@@ -44,7 +44,7 @@ export function hoisted(p: Planner, node: PlanNode, scope: Scope, step: Step): S
   return (f) => {
     let memo = f.slots[at] as Counted | undefined;
     if (memo === undefined) {
-      f.slots[at] = memo = counted(() => step(f));
+      f.slots[at] = memo = counted(step, f);
     } else if (memo.units > 0) spend(memo.units);
     if ('error' in memo) throw memo.error;
     return memo.value;

@@ -17,7 +17,7 @@ function operandError(ev: Evaluator, value: unknown, node: PlanNode): Error {
 }
 
 /** cel-js `_logicalOp`: `decisive` is the value that decides (false for `&&`, true for `||`). */
-function combine(decisive: boolean, ev: Evaluator, leftNode: PlanNode, operandsOf: readonly [unknown, unknown]): boolean {
+export function combine(decisive: boolean, ev: Evaluator, leftNode: PlanNode, operandsOf: readonly [unknown, unknown]): boolean {
   const [left, right] = operandsOf;
   if (right === decisive) return decisive;
   if (right === !decisive) {

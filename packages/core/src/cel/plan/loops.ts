@@ -9,10 +9,10 @@ import { spend } from '../runtime.js';
 import { below } from '../view.js';
 import { lazyField } from './fields.js';
 import { bindRaw, planRaw } from './raw.js';
-import { binder, type Planner, type Scope } from './plan.js';
-import { NotPlanned, type ComprehensionArgs, type Evaluator, type Frame, type PlanNode, type Step } from './node.js';
+import type { Planner, Scope } from './plan.js';
+import { NotPlanned, type CelType, type ComprehensionArgs, type Evaluator, type Frame, type PlanNode, type Step } from './node.js';
 
-function sizeOf(items: unknown): number {
+export function sizeOf(items: unknown): number {
   if (Array.isArray(items)) return items.length;
   if (items instanceof Map || items instanceof Set) return items.size;
   if (items !== null && typeof items === 'object') return Object.keys(items).length;
@@ -20,7 +20,7 @@ function sizeOf(items: unknown): number {
 }
 
 /** cel-js `toIterable`: a map ranges over its keys; anything else but a list is an error. */
-function iterable(ev: Evaluator, items: unknown, node: PlanNode): unknown[] {
+export function iterable(ev: Evaluator, items: unknown, node: PlanNode): unknown[] {
   if (Array.isArray(items)) return items;
   if (items instanceof Set) return [...(items as Set<unknown>)];
   if (items instanceof Map) return [...(items as Map<unknown, unknown>).keys()];
@@ -28,7 +28,7 @@ function iterable(ev: Evaluator, items: unknown, node: PlanNode): unknown[] {
   throw ev.createError('invalid_comprehension_range', `Expression of type '${ev.debugType(items).name}' cannot be range of a comprehension (must be list, map, or dynamic).`, node);
 }
 
-function slot(scope: Scope): number {
+export function slot(scope: Scope): number {
   return scope.count.n++;
 }
 
@@ -130,5 +130,28 @@ export function planBind(p: Planner, macro: Readonly<Record<string, unknown>>, s
   return (f) => {
     bind(f, at, value(f));
     return body(f);
+  };
+}
+
+/**
+ * Binds `value` to `name` in `slot` after cel-js's check of a bound value against the variable's checked
+ * type (`setIterValue`: a map bound to a message-typed variable is converted by the type's `convert`).
+ */
+export function binder(ev: Evaluator, name: string, type: CelType | undefined): (f: Frame, slot: number, value: unknown) => void {
+  if (!type) throw new NotPlanned('untyped bound variable');
+  return (f, slot, value) => {
+    if (type.matchesValueType(value, ev)) {
+      f.slots[slot] = value;
+      return;
+    }
+    const valueType = ev.debugType(value);
+    if (type.kind === 'message' && valueType.kind === 'map') {
+      const converted = ev.objectTypes.get(type.name)?.convert?.(value);
+      if (converted) {
+        f.slots[slot] = converted;
+        return;
+      }
+    }
+    throw ev.createError('variable_type_mismatch', `Variable '${name}' is not of type '${type.name}', got '${valueType.name}'`);
   };
 }

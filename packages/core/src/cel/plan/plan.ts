@@ -15,13 +15,14 @@
 import type { Environment } from '@marcbachmann/cel-js';
 import { planBind, planComprehension, planHas } from './loops.js';
 import { planAnd, planOr, planTernary } from './logic.js';
-import { planCall, planMethod } from './calls.js';
+import { planCallNode } from './calls.js';
 import { dynChain } from './fields.js';
 import { hoisted } from './hoist.js';
+import { canGenerate, generate } from './emit.js';
 import { escape, planRaw } from './raw.js';
 import type { PathTrie } from '../compile.js';
 import type { CelCache } from '../values.js';
-import { evaluateName, evaluatorOf, NotPlanned, type CelType, type Evaluator, type Frame, type PlanNode, type Step } from './node.js';
+import { evaluateName, evaluatorOf, NotPlanned, type Evaluator, type Frame, type PlanNode, type Step } from './node.js';
 
 /** Plan-time scope: slots of the names bound around a node, and of the innermost accumulator. */
 export interface Scope {
@@ -49,19 +50,29 @@ export interface Planner {
  */
 export type Plan = (activation: Readonly<Record<string, unknown>>, conversions?: { readonly cache: CelCache }) => unknown;
 
-/** Plans a checked expression, or undefined when some node needs cel-js's own evaluation. */
-export function planCel(root: PlanNode, env: Environment, options: { roots?: ReadonlyMap<string, PathTrie>; pure?: boolean } = {}): Plan | undefined {
+/** How a plan runs: one generated function (plan/emit.ts), or a closure per node. */
+export type Backend = 'generated' | 'closures';
+
+/**
+ * Plans a checked expression, or undefined when some node needs cel-js's own evaluation. The plan is
+ * generated code where the runtime compiles code (plan/emit.ts), else (or with `backend: 'closures'`) closures.
+ */
+export function planCel(root: PlanNode, env: Environment, options: { roots?: ReadonlyMap<string, PathTrie>; pure?: boolean; backend?: Backend } = {}): { run: Plan; backend: Backend } | undefined {
   const planner: Planner = { ev: evaluatorOf(env), roots: options.roots ?? new Map(), pure: options.pure ?? false, plan: (node, scope) => planNode(planner, node, scope) };
-  const count = { n: 0 };
-  let step: Step;
-  try {
-    step = planner.plan(root, { vars: new Map(), raw: new Map(), accu: undefined, count });
-  } catch (error) {
-    if (error instanceof NotPlanned) return undefined;
-    throw error;
-  }
-  const size = count.n;
-  return (act, conv = new Conversions()) => step({ act, slots: size === 0 ? EMPTY : new Array<unknown>(size), conv });
+  const attempt = (backend: Backend): { run: Plan; backend: Backend } | undefined => {
+    const count = { n: 0 };
+    const scope: Scope = { vars: new Map(), raw: new Map(), accu: undefined, count };
+    let step: Step;
+    try {
+      step = backend === 'generated' ? generate(planner, root, scope) : planner.plan(root, scope);
+    } catch (error) {
+      if (error instanceof NotPlanned) return undefined;
+      throw error;
+    }
+    const size = count.n;
+    return { run: (act, conv = new Conversions()) => step({ act, slots: size === 0 ? EMPTY : new Array<unknown>(size), conv }), backend };
+  };
+  return ((options.backend ?? 'generated') === 'generated' && canGenerate() ? attempt('generated') : undefined) ?? attempt('closures');
 }
 
 const EMPTY: unknown[] = [];
@@ -74,12 +85,12 @@ class Conversions {
   }
 }
 
-function expectEvaluate(node: PlanNode, ...names: string[]): void {
+export function expectEvaluate(node: PlanNode, ...names: string[]): void {
   const name = evaluateName(node);
   if (name === undefined || !names.includes(name)) throw new NotPlanned(`${node.op} evaluated by ${name ?? 'nothing'}`);
 }
 
-function handleOf<F>(node: PlanNode): F {
+export function handleOf<F>(node: PlanNode): F {
   if (typeof node.handle !== 'function') throw new NotPlanned(`${node.op} without a handler`);
   return node.handle as unknown as F;
 }
@@ -144,10 +155,10 @@ function planNode(p: Planner, node: PlanNode, scope: Scope): Step {
       return planTernary(p, node, scope);
     case 'call':
       expectEvaluate(node, 'evaluate');
-      return hoisted(p, node, scope, planCall(p, node, scope));
+      return hoisted(p, node, scope, planCallNode(p, node, scope));
     case 'rcall':
       expectEvaluate(node, 'evaluate');
-      return hoisted(p, node, scope, planMethod(p, node, scope));
+      return hoisted(p, node, scope, planCallNode(p, node, scope));
     case 'list': {
       const items = node.args as PlanNode[];
       if (items.length === 0) {
@@ -267,27 +278,4 @@ function planAccu(p: Planner, node: PlanNode, scope: Scope): Step {
       };
     }
   }
-}
-
-/**
- * Binds `value` to `name` in `slot` after cel-js's check of a bound value against the variable's checked
- * type (`setIterValue`: a map bound to a message-typed variable is converted by the type's `convert`).
- */
-export function binder(ev: Evaluator, name: string, type: CelType | undefined): (f: Frame, slot: number, value: unknown) => void {
-  if (!type) throw new NotPlanned('untyped bound variable');
-  return (f, slot, value) => {
-    if (type.matchesValueType(value, ev)) {
-      f.slots[slot] = value;
-      return;
-    }
-    const valueType = ev.debugType(value);
-    if (type.kind === 'message' && valueType.kind === 'map') {
-      const converted = ev.objectTypes.get(type.name)?.convert?.(value);
-      if (converted) {
-        f.slots[slot] = converted;
-        return;
-      }
-    }
-    throw ev.createError('variable_type_mismatch', `Variable '${name}' is not of type '${type.name}', got '${valueType.name}'`);
-  };
 }

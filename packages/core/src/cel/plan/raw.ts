@@ -10,7 +10,7 @@
 import type { PathTrie } from '../compile.js';
 import { below } from '../view.js';
 import { dynChain } from './fields.js';
-import { NotPlanned, type PlanNode, type Step } from './node.js';
+import { NotPlanned, type Frame, type PlanNode, type Step } from './node.js';
 import { planId, selections, type Planner, type Scope } from './plan.js';
 
 /** A step giving an unconverted value, and the paths the expression reads below it. */
@@ -37,23 +37,36 @@ export function escape(raw: Raw): Step {
   return (f) => below(step(f), trie, f.conv);
 }
 
+/**
+ * What an unconverted read is, before it is planned: a bound variable's slot or a root read from the
+ * activation (`root`, an `id` node), perhaps followed by a chain of `dyn` field selections, and the paths
+ * the expression reads below its value.
+ */
+export interface RawRead {
+  readonly trie: PathTrie;
+  readonly slot?: number;
+  readonly root?: PlanNode;
+  /** Field selections below the slot or root, innermost first. */
+  readonly chain?: readonly PlanNode[];
+}
+
 /** `node` as an unconverted read (a root, a variable bound to a root's elements, a field chain below one), or undefined. */
-export function planRaw(p: Planner, node: PlanNode, scope: Scope): Raw | undefined {
+export function rawRead(p: Planner, node: PlanNode, scope: Scope): RawRead | undefined {
   if (node.meta.alternate || node.meta.macro) return undefined;
   if (node.op === 'id') {
     const name = node.args as string;
     const slot = scope.vars.get(name);
     if (slot !== undefined) {
       const trie = scope.raw.get(name);
-      return trie === undefined ? undefined : { step: (f) => f.slots[slot], trie, slot };
+      return trie === undefined ? undefined : { trie, slot };
     }
     const trie = p.roots.get(name);
-    return trie === undefined ? undefined : { step: planId(p, node, scope), trie };
+    return trie === undefined ? undefined : { trie, root: node };
   }
   if (node.op !== '.') return undefined;
   const [nodes, at] = selections(node);
   if (nodes.length === 0) return undefined;
-  const base = planRaw(p, at, scope);
+  const base = rawRead(p, at, scope);
   if (!base) return undefined;
   let trie = base.trie;
   const keys = nodes.map((n) => (n.args as [PlanNode, string])[1]);
@@ -64,8 +77,18 @@ export function planRaw(p: Planner, node: PlanNode, scope: Scope): Raw | undefin
     if (i < 0) throw new NotPlanned(`a read of "${key}" outside the analysed paths`);
     trie = trie.subs[i]!;
   }
-  const from = base.slot ?? base.step;
-  return { step: dynChain(nodes, p.ev, from), trie, ...(trie === true ? { converted: dynChain(nodes, p.ev, from, true) } : {}) };
+  return { ...base, trie, chain: nodes };
+}
+
+/** `node` as an unconverted read, planned (see {@link rawRead}), or undefined. */
+export function planRaw(p: Planner, node: PlanNode, scope: Scope): Raw | undefined {
+  const read = rawRead(p, node, scope);
+  if (!read) return undefined;
+  const { trie, slot, root, chain } = read;
+  const base = slot !== undefined ? (f: Frame) => f.slots[slot] : planId(p, root!, scope);
+  if (!chain) return slot !== undefined ? { step: base, trie, slot } : { step: base, trie };
+  const from = slot ?? base;
+  return { step: dynChain(chain, p.ev, from), trie, ...(trie === true ? { converted: dynChain(chain, p.ev, from, true) } : {}) };
 }
 
 /** The scope with `name` bound in `slot`, unconverted with `trie` below it, or converted (`undefined`). */
