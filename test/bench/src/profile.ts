@@ -129,8 +129,14 @@ function analyse(file: string): void {
   for (const [k, us] of top(byFile, 15)) console.log(`  ${pct(us)}  ${k}`);
 }
 
+const SOURCE_CONDITION = '--conditions=@verdict/source';
+
 if (role) await hotLoop(role);
-else {
+else if (source && !process.execArgv.includes(SOURCE_CONDITION)) {
+  // The report loads the packages too (for source positions): as sources, which needs the condition in this process.
+  const again = spawnSync(process.execPath, [...process.execArgv, SOURCE_CONDITION, fileURLToPath(import.meta.url), ...process.argv.slice(2)], { cwd: root, stdio: 'inherit' });
+  process.exit(again.status ?? 1);
+} else {
   if (!source) buildPackages();
   // Load the packages here too: their source maps give original file:line in the report.
   await import('@verdict/core');
