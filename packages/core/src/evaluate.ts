@@ -108,7 +108,7 @@ export class PolicySet {
       cost: meter.spent,
     };
     if (patch.length > 0 && doc) decision.mutated = doc.current();
-    if (run.annotations.length > 0) decision.annotations = run.annotations;
+    if (run.annotations) decision.annotations = run.annotations;
     const omitted = omittedOf(run);
     if (omitted) decision.omitted = omitted;
     return decision;

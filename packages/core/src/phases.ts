@@ -80,7 +80,8 @@ export class Run {
   /** @param meter the evaluation's cost meter, shared by every policy's scope */
   constructor(readonly limits: RunLimits, readonly meter: CostMeter) {}
 
-  readonly annotations: Annotation[] = [];
+  /** CEL audit annotations, made when the first is published (most evaluations have none). */
+  annotations: Annotation[] | undefined;
 
   violate(policy: CompiledPolicy, rule: string, message: string, extra?: Details): void {
     if (policy.enforcementAction === 'deny') this.allowed = false;
@@ -270,7 +271,7 @@ function annotate(a: Active, run: Run): void {
       const value = annotation.value(undefined, a.scope);
       if (value === null) continue;
       if (typeof value !== 'string') throw new Error(`valueExpression must give a string or null, got ${describeType(value)}`);
-      run.annotations.push({ policy: a.policy.name, kind: a.policy.kind, key: annotation.key, value });
+      (run.annotations ??= []).push({ policy: a.policy.name, kind: a.policy.kind, key: annotation.key, value });
     } catch (error) {
       if (error instanceof BudgetExceeded) throw error;
       run.fail(a.policy, 'RULE_ERROR', `audit annotation "${annotation.key}": ${(error as Error).message}`, { parameterSet: a.parameterSet });
