@@ -4,19 +4,18 @@
  * order on a copy-on-write view, then run validations on the result.
  * Evaluation is synchronous, deterministic and never throws.
  */
-import type { CompiledEntry, CompiledPolicy, Variant } from './compile.js';
+import type { CompiledPolicy } from './compile.js';
 import { BudgetExceeded, CostMeter } from './budget.js';
 import { lintPolicies, type LintFinding } from './lint.js';
 import type { Scope } from './logic/scope.js';
-import { mergeParameters } from './merge.js';
 import type { CowDocument, PatchOperation } from './mutate.js';
 import { mutatePhase } from './mutate-phase.js';
-import { omittedOf, passBudget, Run, validatePhase, type Active, type RunLimits } from './phases.js';
-import type { SelectorNode } from './selectors/node.js';
+import { omittedOf, Run, validatePhase, type Active, type RunLimits } from './phases.js';
+import { choose, noMatch } from './selection.js';
 import type { PolicyIndex } from './selectors/policy-index.js';
 import type { MatchDialect } from './selectors/types.js';
-import type { Decision, DecisionError, DecisionErrorCode, EvaluateOptions, PolicyInfo, PolicyTrace, SelectionTrace } from './types.js';
-import { deepClone, deepFreeze, describeType, isPlainObject, toPointer } from './util/object.js';
+import type { Decision, DecisionError, DecisionErrorCode, EvaluateOptions, PolicyInfo, PolicyTrace } from './types.js';
+import { describeType, isPlainObject, toPointer } from './util/object.js';
 
 interface Settings {
   target: string[];
@@ -24,10 +23,6 @@ interface Settings {
   /** Units one evaluation may spend. */
   costBudget: number;
   limits: RunLimits;
-}
-
-function mismatch(node: SelectorNode) {
-  return { at: node.at, selector: node.text };
 }
 
 /** An immutable, compiled set of policies. Create one with `compilePolicies` and reuse it. */
@@ -125,13 +120,11 @@ export class PolicySet {
    */
   private select(policy: CompiledPolicy, input: Record<string, unknown>, run: Run, explain: boolean): Active | readonly Active[] | undefined {
     const scope: Scope = { input, parameters: policy.base.parameters, element: undefined, hasElement: false, overlay: true, meter: run.meter };
-    // `rules` is added last so that a serialised trace reads: match, selection, parameters, rules, patch.
-    const trace = { policy: policy.name, kind: policy.kind, enforcementAction: policy.enforcementAction, matched: false } as PolicyTrace;
+    const trace = choose(policy, scope, run, explain);
     run.trace.push(trace);
+    // Only a policy whose parameters were chosen has them in its trace.
+    if (trace.parameters === undefined) return undefined;
     const active: Active = { policy, scope, trace };
-    const runs = this.choose(active, run, explain);
-    trace.rules = [];
-    if (!runs) return undefined;
     if (!policy.parameterSets) return matchConditions(active, run) ? active : undefined;
     let sets: ReadonlyArray<Readonly<Record<string, unknown>>>;
     try {
@@ -162,124 +155,6 @@ export class PolicySet {
     return out;
   }
 
-  /** Fills the trace; true when the policy's rules should run (with `scope.parameters` set). */
-  private choose({ policy, scope, trace }: Active, run: Run, explain: boolean): boolean {
-    let failed: SelectorNode | undefined;
-    try {
-      failed = policy.match.test(scope);
-    } catch (error) {
-      trace.error = (error as Error).message;
-      passBudget(error, policy);
-      run.fail(policy, 'MATCH_ERROR', `unable to match: ${trace.error}`);
-      return false;
-    }
-    if (failed) {
-      trace.mismatch = mismatch(failed);
-      return false;
-    }
-    trace.matched = true;
-    let variant: Variant = policy.base;
-    const entries = policy.entries;
-    if (entries.length === 0) {
-      trace.selection = policy.outcomes.noEntries;
-    } else {
-      let matched: CompiledEntry | readonly CompiledEntry[] | undefined;
-      const mismatches: NonNullable<SelectionTrace['mismatches']> | undefined = explain ? [] : undefined;
-      try {
-        matched = policy.behavior === 'MatchFirst' ? this.firstEntry(policy, scope, mismatches) : this.allEntries(policy, scope, mismatches);
-      } catch (error) {
-        trace.error = (error as Error).message;
-        passBudget(error, policy);
-        run.fail(policy, 'MATCH_ERROR', `unable to match parameterSelection: ${trace.error}`);
-        return false;
-      }
-      const none = matched === undefined || (Array.isArray(matched) && matched.length === 0);
-      if (mismatches) {
-        const list = none ? [] : Array.isArray(matched) ? matched : [matched as CompiledEntry];
-        trace.selection = { behavior: policy.behavior, matched: list.map((e) => e.ref), outcome: none ? `no-match-${policy.onNoMatch}` : 'selected', mismatches };
-      } else if (none) trace.selection = policy.outcomes.noMatch;
-      else if (!Array.isArray(matched)) trace.selection = (matched as CompiledEntry).chosen;
-      else trace.selection = { behavior: policy.behavior, matched: matched.map((e) => e.ref), outcome: 'selected' };
-      if (none) {
-        if (!noMatch(policy, run, 'no parameterSelection entry matched')) return false;
-      } else if (!Array.isArray(matched)) variant = (matched as CompiledEntry).variant;
-      else variant = matched.length === 1 ? matched[0]!.variant : this.combine(policy, matched);
-    }
-    if (variant.error) {
-      trace.error = variant.error;
-      run.fail(policy, 'INVALID_PARAMETERS', `merged parameters are invalid: ${variant.error}`);
-      return false;
-    }
-    trace.parameters = variant.parameters;
-    scope.parameters = variant.parameters;
-    return true;
-  }
-
-  /** MatchFirst: the first entry whose selector matches (`mismatches` records the ones before it). */
-  private firstEntry(policy: CompiledPolicy, scope: Scope, mismatches: NonNullable<SelectionTrace['mismatches']> | undefined): CompiledEntry | undefined {
-    const entries = policy.entries;
-    for (let i = 0; i < entries.length; i++) {
-      const entry = entries[i]!;
-      const failed = entry.match.test(scope);
-      if (!failed) return entry;
-      if (mismatches) mismatches.push({ ...entry.ref, ...mismatch(failed) });
-    }
-    return undefined;
-  }
-
-  /** MatchAny: every entry whose selector matches, in list order. */
-  private allEntries(policy: CompiledPolicy, scope: Scope, mismatches: NonNullable<SelectionTrace['mismatches']> | undefined): CompiledEntry[] {
-    const out: CompiledEntry[] = [];
-    for (const entry of policy.entries) {
-      const failed = entry.match.test(scope);
-      if (!failed) out.push(entry);
-      else if (mismatches) mismatches.push({ ...entry.ref, ...mismatch(failed) });
-    }
-    return out;
-  }
-
-  /** MatchAny with several entries: merge them over spec.parameters in list order (cached per combination). */
-  private combine(policy: CompiledPolicy, matched: readonly CompiledEntry[]): Variant {
-    const key = matched.map((e) => e.index).join(',');
-    let variant = policy.anyCache.get(key);
-    if (!variant) {
-      let merged = policy.base.parameters as Record<string, unknown>;
-      try {
-        for (const e of matched) merged = mergeParameters(merged, e.parameters, policy.merge);
-        merged = deepClone(merged);
-        const issues = policy.template.validator ? policy.template.validator(merged) : [];
-        variant = issues.length
-          ? { parameters: deepFreeze(merged), error: issues.map((x) => `${x.path || '/'} ${x.message}`).join('; ') }
-          : { parameters: deepFreeze(merged) };
-      } catch (error) {
-        variant = { parameters: policy.base.parameters, error: (error as Error).message };
-      }
-      if (policy.anyCache.size >= 1024) policy.anyCache.clear();
-      policy.anyCache.set(key, variant);
-    }
-    return variant;
-  }
-}
-
-/**
- * `onParameterSelectionNoMatch` when no parameters apply (no parameterSelection entry matched, or an
- * evaluation-time resolver found none); true when the policy proceeds with `spec.parameters`.
- */
-function noMatch(policy: CompiledPolicy, run: Run, why: string): boolean {
-  switch (policy.onNoMatch) {
-    case 'allow':
-      return false;
-    case 'warn':
-      run.warn(`[${policy.name}] ${why}; the policy was not evaluated`);
-      return false;
-    case 'deny':
-      run.violate(policy, 'parameterSelection', policy.parameterSets
-        ? `no parameters were found for ${policy.kind} "${policy.name}" and onParameterSelectionNoMatch is deny`
-        : `no parameterSelection entry of ${policy.kind} "${policy.name}" matched and onParameterSelectionNoMatch is deny`);
-      return false;
-    default:
-      return true;
-  }
 }
 
 /**

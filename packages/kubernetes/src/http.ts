@@ -5,6 +5,7 @@
  * Nothing here throws past the handler.
  */
 import { AdmissionError, type AdmissionErrorCode } from './errors.js';
+import { API_VERSION } from './review.js';
 import type { AdmissionReviewResponse } from './types.js';
 
 /** HTTP status per error code. The apiserver treats any non-200 answer as a failed call (its failurePolicy applies). */
@@ -67,6 +68,38 @@ export function declaredTooLarge(contentLength: string | null | undefined, maxBy
 
 export function readTooLarge(maxBytes: number): AdmissionError {
   return new AdmissionError('TOO_LARGE', `the body is larger than the limit of ${maxBytes} bytes (maxBodyBytes)`);
+}
+
+const ALLOWED_PREFIX = `{"apiVersion":"${API_VERSION}","kind":"AdmissionReview","response":{"uid":`;
+
+/** Whether `response` holds exactly `uid` (a string) and `allowed: true`, in that order. */
+function allowedOnly(response: unknown): response is { uid: string; allowed: true } {
+  if (typeof response !== 'object' || response === null) return false;
+  const r = response as Record<string, unknown>;
+  if (typeof r['uid'] !== 'string' || r['allowed'] !== true || Object.getPrototypeOf(r) !== Object.prototype) return false;
+  let n = 0;
+  for (const key in r) {
+    if ((n === 0 && key !== 'uid') || (n === 1 && key !== 'allowed') || !Object.hasOwn(r, key)) return false;
+    n++;
+  }
+  return n === 2;
+}
+
+/**
+ * The JSON text of an AdmissionReview answer, the same text `JSON.stringify` gives. The usual answer
+ * (allowed, nothing to say) is written directly: `JSON.stringify` of that small object costs several times
+ * more on Node 20 than the request's own parsing does per byte.
+ */
+export function reviewJson(answer: AdmissionReviewResponse): string {
+  const r = answer as unknown as Record<string, unknown>;
+  let n = 0;
+  for (const key in r) {
+    // apiVersion, kind, response: nothing else, in that order (as toAdmissionResponse builds it).
+    if (key !== (n === 0 ? 'apiVersion' : n === 1 ? 'kind' : 'response') || !Object.hasOwn(r, key)) return JSON.stringify(answer);
+    n++;
+  }
+  if (n !== 3 || r['apiVersion'] !== API_VERSION || r['kind'] !== 'AdmissionReview' || !allowedOnly(r['response'])) return JSON.stringify(answer);
+  return `${ALLOWED_PREFIX}${JSON.stringify((r['response'] as { uid: string }).uid)},"allowed":true}}`;
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -133,7 +166,7 @@ export function createHandler(review: Review, maxBodyBytes: number): (request: R
     try {
       if (request.method !== 'POST') throw notPost(request.method);
       const body = parseBody(await readBody(request, maxBodyBytes));
-      return toResponse({ status: 200, body: JSON.stringify(await review(body)) });
+      return toResponse({ status: 200, body: reviewJson(await review(body)) });
     } catch (error) {
       return toResponse(errorAnswer(error));
     }

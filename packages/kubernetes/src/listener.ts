@@ -9,7 +9,7 @@
  * members of `IncomingMessage` and `ServerResponse` it uses.
  */
 import {
-  concat, declaredTooLarge, errorAnswer, notPost, parseBody, parseText, readTooLarge, type Answer, type Review,
+  concat, declaredTooLarge, errorAnswer, notPost, parseBody, parseText, readTooLarge, reviewJson, type Answer, type Review,
 } from './http.js';
 import type { AdmissionReviewResponse } from './types.js';
 
@@ -30,21 +30,41 @@ export interface NodeRequest {
 /** What the listener writes to a Node `ServerResponse`. */
 export interface NodeResponse {
   writeHead(status: number, headers: Record<string, string | number>): unknown;
-  end(body: Uint8Array): unknown;
+  end(body: string): unknown;
 }
 
 /** A Node request listener: `http.createServer(listener)`, `app.post(path, listener)`. Never throws. */
 export type NodeListener = (req: NodeRequest, res: NodeResponse) => void;
 
-const encoder = new TextEncoder();
+/**
+ * UTF-8 length of `text` without encoding it: the answer is written as a string, so that Node
+ * sends headers and body in one write (a byte array body is a second chunk of the socket write).
+ */
+function byteLength(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) {
+      n += 1;
+      continue;
+    }
+    // 3 bytes for one UTF-16 unit; 4 for a surrogate pair (two units); a lone surrogate is sent as U+FFFD (3).
+    n += 2;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) i++;
+    }
+  }
+  return n;
+}
 
 function write(res: NodeResponse, answer: Answer, close = false): void {
-  const bytes = encoder.encode(answer.body);
-  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': bytes.byteLength, ...answer.headers };
+  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': byteLength(answer.body), ...answer.headers };
   // The rest of an oversized body is not read: close the connection instead of draining it.
   if (close) headers['connection'] = 'close';
   res.writeHead(answer.status, headers);
-  res.end(bytes);
+  res.end(answer.body);
 }
 
 /** Builds the listener around a `review` function. */
@@ -58,9 +78,9 @@ export function createListener(review: Review, maxBodyBytes: number): NodeListen
       return;
     }
     if (result instanceof Promise) {
-      result.then((r) => write(res, { status: 200, body: JSON.stringify(r) }), (error: unknown) => write(res, errorAnswer(error)));
+      result.then((r) => write(res, { status: 200, body: reviewJson(r) }), (error: unknown) => write(res, errorAnswer(error)));
     } else {
-      write(res, { status: 200, body: JSON.stringify(result) });
+      write(res, { status: 200, body: reviewJson(result) });
     }
   };
 
@@ -87,7 +107,7 @@ export function createListener(review: Review, maxBodyBytes: number): NodeListen
       return;
     }
     // UTF-16 length ≤ UTF-8 length ≤ 3 × UTF-16 length: encode only when it could matter.
-    if (body.length * 3 > maxBodyBytes && encoder.encode(body).byteLength > maxBodyBytes) {
+    if (body.length * 3 > maxBodyBytes && byteLength(body) > maxBodyBytes) {
       write(res, errorAnswer(readTooLarge(maxBodyBytes)));
       return;
     }

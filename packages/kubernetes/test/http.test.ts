@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { admissionReviewFor, createAdmissionWebhook, HTTP_STATUS, verifyAdmissionResponse, type AdmissionReviewResponse } from '@verdict/kubernetes';
+import { reviewJson } from '../src/http.js';
 import { pod } from './helpers.js';
 
 const denyPods = {
@@ -116,5 +117,22 @@ describe('handle: a Fetch-API handler', () => {
 
   it('maps every error code to an HTTP status', () => {
     expect(HTTP_STATUS).toEqual({ NOT_JSON: 400, INVALID_REVIEW: 400, UNSUPPORTED_VERSION: 400, TOO_LARGE: 400, METHOD_NOT_ALLOWED: 405, INVALID_OPTIONS: 500, LOOKUP_FAILED: 500 });
+  });
+
+  it('writes every answer as the same text JSON.stringify gives, the usual allowed answer included', () => {
+    const wrap = (response: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+      ({ apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response, ...extra }) as unknown as AdmissionReviewResponse;
+    const answers = [
+      wrap({ uid: 'plain', allowed: true }),
+      wrap({ uid: 'quote " backslash \\ line\u2028 lone \ud800 pair \ud83d\udeab', allowed: true }),
+      wrap({ allowed: true, uid: 'other order' }),
+      wrap({ uid: 'x', allowed: true, warnings: ['w'] }),
+      wrap({ uid: 'x', allowed: true, status: undefined }),
+      wrap({ uid: 'x', allowed: false, status: { code: 403, message: 'no' } }),
+      wrap({ uid: 'x', allowed: true }, { extra: 1 }),
+      { kind: 'AdmissionReview', apiVersion: 'admission.k8s.io/v1', response: { uid: 'x', allowed: true } } as unknown as AdmissionReviewResponse,
+      wrap(Object.assign(Object.create({ inherited: 1 }) as object, { uid: 'x', allowed: true })),
+    ];
+    for (const answer of answers) expect(reviewJson(answer)).toBe(JSON.stringify(answer));
   });
 });

@@ -73,6 +73,18 @@ describe('webhook.listener over HTTPS', () => {
     }
   });
 
+  it('counts the Content-Length of an answer in UTF-8 bytes, multi-byte messages included', async () => {
+    const policy = { ...denyPods, spec: { ...denyPods.spec, validate: [{ name: 'no', rule: false, message: 'kein Pod in {{namespace}} ü 🚫 \ud800' }] } };
+    const { served } = await setup({ policies: [policy] });
+    try {
+      const reply = await send(served, { body: review('locked') });
+      expect(reply.headers['content-length']).toBe(String(Buffer.byteLength(reply.body)));
+      expect((JSON.parse(reply.body) as AdmissionReviewResponse).response.status?.message).toBe('[no-pods] kein Pod in locked ü 🚫 \ud800');
+    } finally {
+      await served.close();
+    }
+  });
+
   it('closes the connection after refusing an oversized body instead of reading the rest', async () => {
     const { served } = await setup({ maxBodyBytes: 1000 });
     try {
@@ -132,6 +144,9 @@ describe('webhook.listener as middleware after a body parser', () => {
       try {
         const reply = await send(served, { body: review('locked').padEnd(1200, ' ') });
         expect(JSON.parse(reply.body)).toMatchObject({ code: 400, details: { causes: [{ reason: 'TOO_LARGE' }] } });
+        // Fewer than 1000 UTF-16 units, more than 1000 UTF-8 bytes: the limit counts bytes.
+        const wide = await send(served, { body: review('locked').replace('"uid-locked"', `"uid-${'é'.repeat(350)}"`) });
+        expect(JSON.parse(wide.body)).toMatchObject({ code: 400, details: { causes: [{ reason: 'TOO_LARGE' }] } });
       } finally {
         await served.close();
       }
