@@ -66,6 +66,29 @@ describe('the generated back end of the CEL planner', () => {
     expect((globalThis as { pwned?: unknown }).pwned).toBeUndefined();
   });
 
+  it('reads own properties only, also once Object.prototype changes under optimised code', async () => {
+    const { fresh } = setup();
+    const compile = await fresh();
+    const cel = compile('has(x.spec.extra) ? "has extra" : x.spec.name');
+    const x = { spec: { name: 'a' } };
+    for (let i = 0; i < 50_000; i++) cel.run({ x });
+    const proto = Object.prototype as Record<string, unknown>;
+    proto['extra'] = 'polluted';
+    proto['name'] = 'polluted';
+    let polluted: unknown;
+    try {
+      polluted = cel.run({ x: { spec: {} } });
+    } catch (error) {
+      polluted = (error as Error).message;
+    } finally {
+      delete proto['extra'];
+      delete proto['name'];
+    }
+    expect(polluted).toMatch(/No such key: name/);
+    expect(cel.run({ x })).toBe('a');
+    expect(() => cel.run({ x: { spec: Object.create({ name: 'inherited', extra: 1 }) as object } })).toThrow(/No such key: name/);
+  });
+
   it('falls back to closures with the same results where the runtime refuses to compile code', async () => {
     const { pod, params, fresh } = setup();
     vi.stubGlobal('Function', function () {

@@ -136,7 +136,7 @@ function variablesOf(ctx: CelContext, scope: Scope, state: State): object {
     if (state.computing.has(name)) throw new Error(`variable "${name}" refers to itself`);
     state.computing.add(name);
     try {
-      const act = activation(ctx, compiled, scope, ROOT);
+      const act = activation(ctx, layoutOf(ctx, compiled), scope, ROOT);
       let value = compiled.run(act, state);
       if (isPassed(value, act, compiled)) {
         // The value is a root as given (say Gatekeeper's anyObject): convert only what the unit reads below it.
@@ -179,24 +179,18 @@ interface Item {
   readonly item: boolean;
 }
 
+/** The profile's activation of this scope (built once per scope). */
+function profileActivation(profile: CelProfile, scope: Scope, state: State): Readonly<Record<string, unknown>> {
+  return (state.activation ??= profile.activation(scope.input as Record<string, unknown>, (scope.parameters ?? {}) as Record<string, unknown>));
+}
+
 function rootValue(ctx: CelContext, name: string, scope: Scope, state: State): unknown {
   if (name === 'element' && scope.hasElement) return scope.element;
   if (name === 'input' && !ctx.profile) return scope.input;
-  if (ctx.profile) {
-    const act = (state.activation ??= ctx.profile.activation(scope.input as Record<string, unknown>, (scope.parameters ?? {}) as Record<string, unknown>));
-    return namesOf(ctx.profile).has(name) ? act[name] : ownGet(act, name);
-  }
+  // A name of the profile is read directly (its activation may give it by a getter; see `named`).
+  if (ctx.profile) return ownGet(profileActivation(ctx.profile, scope, state), name);
   if (name === 'parameters' || name === 'params') return scope.parameters;
   return ownGet(scope.input, name);
-}
-
-const profileNames = new WeakMap<CelProfile, ReadonlySet<string>>();
-
-/** The profile's names as a set (a profile's activation may expose them as getters, so they are read directly). */
-function namesOf(profile: CelProfile): ReadonlySet<string> {
-  let names = profileNames.get(profile);
-  if (!names) profileNames.set(profile, (names = new Set(profile.names)));
-  return names;
 }
 
 /** How the activation gives each root of an expression: computed once per compiled expression. */
@@ -207,25 +201,30 @@ interface Layout {
   readonly roots: readonly string[];
   readonly given: readonly Given[];
   readonly paths: readonly PathTrie[];
+  /** Per root: whether it is one of the profile's names, read directly (the profile's activation may give it by a getter). */
+  readonly named: readonly boolean[];
 }
 
 const layouts = new WeakMap<CompiledCel, Layout>();
 
-function layoutOf(compiled: CompiledCel): Layout {
+/** How the activation gives each root of `compiled` (rule closures look it up once, when they are made). */
+function layoutOf(ctx: CelContext, compiled: CompiledCel): Layout {
   let layout = layouts.get(compiled);
   if (!layout) {
     const roots = compiled.roots;
     const given = roots.map((name) => (name === 'variables' ? Given.Variables : compiled.passed.has(name) ? Given.AsIs : compiled.raw.has(name) ? Given.Unconverted : Given.Converted));
-    layout = { roots, given, paths: roots.map((name) => compiled.paths.get(name) ?? true) };
+    const names = new Set(ctx.profile?.names);
+    names.delete('element');
+    layout = { roots, given, paths: roots.map((name) => compiled.paths.get(name) ?? true), named: roots.map((name) => names.has(name)) };
     layouts.set(compiled, layout);
   }
   return layout;
 }
 
-function activation(ctx: CelContext, compiled: CompiledCel, scope: Scope, at: Item): Record<string, unknown> {
+function activation(ctx: CelContext, layout: Layout, scope: Scope, at: Item): Record<string, unknown> {
   const state = stateOf(scope);
   const act = new Activation();
-  const { roots, given: how, paths } = layoutOf(compiled);
+  const { roots, given: how, paths, named } = layout;
   for (let i = 0; i < roots.length; i++) {
     const name = roots[i]!;
     const kind = how[i]!;
@@ -233,7 +232,7 @@ function activation(ctx: CelContext, compiled: CompiledCel, scope: Scope, at: It
       act[name] = variablesOf(ctx, scope, state);
       continue;
     }
-    const value = at.item && name === 'item' ? at.data : rootValue(ctx, name, scope, state);
+    const value = at.item && name === 'item' ? at.data : named[i] ? profileActivation(ctx.profile!, scope, state)[name] : rootValue(ctx, name, scope, state);
     const seen = kind === Given.AsIs ? value : kind === Given.Unconverted ? given(value) : view(value, paths[i]!, state);
     if (seen !== undefined) act[name] = seen;
   }
@@ -242,10 +241,11 @@ function activation(ctx: CelContext, compiled: CompiledCel, scope: Scope, at: It
 
 /** Raw CEL evaluation in a scope (values stay CEL values: bigint ints). */
 export function celEvaluator(ctx: CelContext, compiled: CompiledCel, item = false): (data: unknown, scope: Scope) => unknown {
+  const layout = layoutOf(ctx, compiled);
   return (data, scope) => {
     try {
-      const act = activation(ctx, compiled, scope, item ? { data, item } : ROOT);
-      return withMeter(scope.meter, compiled.run, act, stateOf(scope));
+      const act = activation(ctx, layout, scope, item ? { data, item } : ROOT);
+      return withMeter(scope.meter, compiled.run, act, scope.cel as State);
     } catch (error) {
       throw plain(error);
     }

@@ -75,7 +75,7 @@ function direct(fn: Fn, ev: Evaluator, steps: readonly Step[], node: PlanNode): 
   return (f) => invoke(fn, ev, values(steps, f), node);
 }
 
-type Handle = ((...args: unknown[]) => unknown) & { readonly __asyncFirst?: unknown; readonly __asyncBoth?: unknown };
+export type Handle = ((...args: unknown[]) => unknown) & { readonly __asyncFirst?: unknown; readonly __asyncBoth?: unknown };
 
 /**
  * Whether `handle` is the resolved overload's own call (cel-js wraps it to await promised arguments when
@@ -91,6 +91,19 @@ function isDispatch(handle: Handle, node: CallNode): boolean {
   return (handle.name === 'callFn' || handle.name === 'handle') && node.argTypes?.some((t) => (t as { hasDynType?: boolean }).hasDynType) === true;
 }
 
+/** The inline cache of a call with one `dyn` argument: the overload found for the last run-time type. */
+export class CallCache {
+  type: CelType | undefined = undefined;
+  last: Declaration | null = null;
+  /** @param string cel-js's string type */
+  constructor(readonly candidates: Candidates, readonly string: CelType) {}
+  /** Looks the overload for `type` up (the registry does not change after load). */
+  lookup(type: CelType): void {
+    this.last = this.candidates.findFunction([type]);
+    this.type = type;
+  }
+}
+
 /**
  * How a call node is made: `direct` (the resolved overload's function, called with cel-js's evaluator as
  * `this`), `dispatch` (one `dyn` argument: `call` looks the overload up, with an inline cache), or
@@ -99,7 +112,7 @@ function isDispatch(handle: Handle, node: CallNode): boolean {
  */
 export type CallShape =
   | { readonly kind: 'direct'; readonly args: readonly PlanNode[]; readonly fn: Fn }
-  | { readonly kind: 'dispatch'; readonly args: readonly PlanNode[]; readonly call: (value: unknown) => unknown }
+  | { readonly kind: 'dispatch'; readonly args: readonly PlanNode[]; readonly call: (value: unknown) => unknown; readonly cache: CallCache; readonly handle: Handle }
   | { readonly kind: 'handle'; readonly args: readonly PlanNode[]; readonly call: (values: unknown[]) => unknown };
 
 /** The shape of a function call (`call`) or method call (`rcall`) node (see {@link CallShape}). */
@@ -118,18 +131,13 @@ export function callShape(ev: Evaluator, node: CallNode): CallShape {
   const resolved = node.candidates && node.argTypes ? node.candidates.findFunction(node.argTypes) : null;
   if (isResolved(handle, resolved)) return { kind: 'direct', args, fn: resolved.handler };
   if (isDispatch(handle, node) && node.candidates && args.length === 1) {
-    const candidates = node.candidates;
+    const cache = new CallCache(node.candidates, ev.debugType(''));
     const checked = args[0]!.checkedType;
-    let lastType: CelType | undefined;
-    let last: Declaration | null = null;
-    // A string's run-time type is string, whatever the checked type (cel-js's debugRuntimeType).
-    const string = ev.debugType('');
     const call = (x: unknown): unknown => {
-      const type = typeof x === 'string' ? string : ev.debugRuntimeType(x, checked);
-      if (type !== lastType) {
-        last = candidates.findFunction([type]);
-        lastType = type;
-      }
+      // A string's run-time type is string, whatever the checked type (cel-js's debugRuntimeType).
+      const type = typeof x === 'string' ? cache.string : ev.debugRuntimeType(x, checked);
+      if (type !== cache.type) cache.lookup(type);
+      const last = cache.last;
       // No overload: cel-js's own dispatch gives its error.
       if (!last) return handle([x], node, ev);
       try {
@@ -138,7 +146,7 @@ export function callShape(ev: Evaluator, node: CallNode): CallShape {
         throw attach(error, node);
       }
     };
-    return { kind: 'dispatch', args, call };
+    return { kind: 'dispatch', args, call, cache, handle };
   }
   return { kind: 'handle', args, call: (values) => handle(values, node, ev) };
 }

@@ -20,6 +20,16 @@ export function plainCode(value: string, c: string): string {
   return `(typeof ${value} === 'object' ? ${value} === null || (${c} = ${value}.constructor) === Object || ${c} === Array || ${c} === undefined || ${c} === Map || ${c} === Set : typeof ${value} === 'string' || typeof ${value} === 'number' || typeof ${value} === 'boolean' || typeof ${value} === 'bigint')`;
 }
 
+/**
+ * The fast test that `v[key]` is an own property's value or undefined, without a lookup call: `v`'s
+ * prototype is `Object.prototype` itself and `key` names nothing there. V8 folds both tests once the
+ * `constructor` read before them has checked `v`'s map, so the read costs what an object property read
+ * costs. Where it does not hold, the closures' test (`Object.hasOwn`) follows.
+ */
+function ownRead(e: Emitter, v: string, key: string, c: string): string {
+  return `${v} !== null && typeof ${v} === 'object' && (${c} = ${v}.constructor) === Object && ${e.constant(Object.getPrototypeOf)}(${v}) === ${e.constant(Object.prototype)} && !(${key} in ${e.constant(Object.prototype)})`;
+}
+
 function keyOf(node: PlanNode): string {
   const key = (node.args as [PlanNode, unknown])[1];
   if (typeof key !== 'string') throw new NotPlanned('a field name that is not a string');
@@ -36,7 +46,7 @@ export function emitChain(e: Emitter, nodes: readonly PlanNode[], base: string, 
   for (const node of nodes) {
     const key = e.literal(keyOf(node));
     const handle = e.constant(node.handle);
-    e.line(`if (${v} !== null && typeof ${v} === 'object' && ((${c} = ${v}.constructor) === Object || ${c} === undefined) && ${hasOwn}(${v}, ${key}) && (${n} = ${v}[${key}]) !== undefined && ${plainCode(n, c)}) ${v} = ${n};\nelse ${v} = ${handle}(${v}, ${key}, ${e.constant(node)}, ${ev});`);
+    e.line(`if (${ownRead(e, v, key, c)} && (${n} = ${v}[${key}]) !== undefined && ${plainCode(n, c)}) ${v} = ${n};\nelse if (${v} !== null && typeof ${v} === 'object' && ((${c} = ${v}.constructor) === Object || ${c} === undefined) && ${hasOwn}(${v}, ${key}) && (${n} = ${v}[${key}]) !== undefined && ${plainCode(n, c)}) ${v} = ${n};\nelse ${v} = ${handle}(${v}, ${key}, ${e.constant(node)}, ${ev});`);
   }
   if (leaf) e.line(`if (typeof ${v} === 'number' || (typeof ${v} === 'object' && ${v} !== null)) ${v} = ${e.constant(below)}(${v}, true, f.conv);`);
   return v;
@@ -65,7 +75,7 @@ export function emitHas(e: Emitter, nodes: readonly PlanNode[], scope: Scope): s
     // Where a missing field ends has() with false rather than an error (the last field, or from the first `.?` on).
     const lenient = j === fields.length - 1 || fields.slice(0, j + 1).some((m) => m.op === '.?');
     const missing = lenient ? `${out} = false;\nbreak ${done};` : `throw ${e.constant(() => ev.createError('no_such_key', `No such key: ${name}`, field))}();`;
-    return `if (${o} !== null && typeof ${o} === 'object' && ((${c} = ${o}.constructor) === Object || ${c} === undefined) && ((${n} = ${hasOwn}(${o}, ${key}) ? ${o}[${key}] : undefined) === undefined || ${plainCode(n, c)})) ${o} = ${n};\nelse ${o} = ${lazy}(${o}, ${key}, ${e.constant(field)}, ${e.constant(ev)});\nif (${o} === undefined) {\n${missing}\n}`;
+    return `if (${ownRead(e, o, key, c)} && ((${n} = ${o}[${key}]) === undefined || ${plainCode(n, c)})) ${o} = ${n};\nelse if (${o} !== null && typeof ${o} === 'object' && ((${c} = ${o}.constructor) === Object || ${c} === undefined) && ((${n} = ${hasOwn}(${o}, ${key}) ? ${o}[${key}] : undefined) === undefined || ${plainCode(n, c)})) ${o} = ${n};\nelse ${o} = ${lazy}(${o}, ${key}, ${e.constant(field)}, ${e.constant(ev)});\nif (${o} === undefined) {\n${missing}\n}`;
   });
   e.line(`${done}: {\n${lines.join('\n')}\n${out} = true;\n}`);
   return out;

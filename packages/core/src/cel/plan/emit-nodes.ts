@@ -13,9 +13,9 @@ import { combine } from './logic.js';
 import { binder, iterable, sizeOf, slot } from './loops.js';
 import { rawRead, bindRaw, type RawRead } from './raw.js';
 import { expectEvaluate, handleOf, planId, selections, type Scope } from './plan.js';
-import { NotPlanned, type ComprehensionArgs, type PlanNode } from './node.js';
+import { NotPlanned, type CelType, type ComprehensionArgs, type PlanNode } from './node.js';
 import type { Emitter } from './emit.js';
-import { emitChain, emitHas } from './emit-fields.js';
+import { emitChain, emitHas, plainCode } from './emit-fields.js';
 
 export function emitNode(e: Emitter, node: PlanNode, scope: Scope): string {
   const { alternate, macro } = node.meta;
@@ -115,6 +115,15 @@ export function emitRaw(e: Emitter, raw: RawRead, scope: Scope): string {
   return raw.chain ? emitChain(e, raw.chain, base, false) : base;
 }
 
+/**
+ * `type.matchesValueType(value, ev)` as code. A `dyn` type accepts every plain JSON value (cel-js's `dyn`
+ * matcher answers true for them), so those are accepted without the call.
+ */
+function matches(e: Emitter, type: CelType, value: string): string {
+  const call = `${e.constant(type)}.matchesValueType(${value}, ${e.constant(e.p.ev)})`;
+  return type.kind === 'dyn' ? `(${plainCode(value, e.temp())} || ${call})` : call;
+}
+
 /** plan.ts `planId`: a bound variable's slot, or a root of the activation with its type checked. */
 function emitId(e: Emitter, node: PlanNode, scope: Scope): string {
   const name = node.args as string;
@@ -124,7 +133,7 @@ function emitId(e: Emitter, node: PlanNode, scope: Scope): string {
   const check = e.constant(planId(e.p, node, scope));
   const type = node.checkedType!;
   const v = e.assign(`f.act[${e.literal(name)}]`);
-  e.line(`if (${v} === undefined || !${e.constant(type)}.matchesValueType(${v}, ${e.constant(e.p.ev)})) ${check}(f);`);
+  e.line(`if (${v} === undefined || !${matches(e, type, v)}) ${check}(f);`);
   return v;
 }
 
@@ -168,7 +177,18 @@ function emitCall(e: Emitter, node: CallNode, scope: Scope): string {
   const args: string[] = [];
   // Arguments right to left, as cel-js resolves an argument list.
   for (let i = shape.args.length - 1; i >= 0; i--) args[i] = emitNode(e, shape.args[i]!, scope);
-  if (shape.kind === 'dispatch') return e.assign(`${e.constant(shape.call)}(${args[0]!})`);
+  if (shape.kind === 'dispatch') {
+    // calls.ts's inline cache, written out: the overload's own call site in the generated code.
+    const [x] = args as [string];
+    const cache = e.constant(shape.cache);
+    const ev = e.constant(e.p.ev);
+    const type = e.assign(`typeof ${x} === 'string' ? ${cache}.string : ${ev}.debugRuntimeType(${x}, ${e.constant(shape.args[0]!.checkedType)})`);
+    e.line(`if (${type} !== ${cache}.type) ${cache}.lookup(${type});`);
+    const last = e.assign(`${cache}.last`);
+    const out = e.temp();
+    e.line(`if (!${last}) ${out} = ${e.constant(shape.handle)}([${x}], ${e.constant(node)}, ${ev});\nelse try {\n${out} = ${last}.handler.call(${ev}, ${x});\n} catch (error) {\nthrow ${e.constant(attach)}(error, ${e.constant(node)});\n}`);
+    return out;
+  }
   if (shape.kind === 'handle') return e.assign(`${e.constant(shape.call)}([${args.join(', ')}])`);
   const out = e.temp();
   e.line(`try {\n${out} = ${e.constant(shape.fn)}.call(${[e.constant(e.p.ev), ...args].join(', ')});\n} catch (error) {\nthrow ${e.constant(attach)}(error, ${e.constant(node)});\n}`);
@@ -214,7 +234,7 @@ function emitComprehension(e: Emitter, node: PlanNode, scope: Scope): string {
   const item = e.temp();
   const cond = condition ? e.constant(condition) : undefined;
   const res = e.constant(result);
-  const bindLine = `${item} = ${items}[${i}];\nif (${e.constant(type)}.matchesValueType(${item}, ${e.constant(ev)})) s[${iter}] = ${item};\nelse ${e.constant(bind)}(f, ${iter}, ${item});`;
+  const bindLine = `${item} = ${items}[${i}];\nif (${matches(e, type, item)}) s[${iter}] = ${item};\nelse ${e.constant(bind)}(f, ${iter}, ${item});`;
   const out = e.temp();
   if (a.errorsAreFatal) {
     const body = e.block(() => e.line(`${acc} = ${emitNode(e, a.step, inner)};`));
