@@ -133,7 +133,7 @@ function emitId(e: Emitter, node: PlanNode, scope: Scope): string {
   const check = e.constant(planId(e.p, node, scope));
   const type = node.checkedType!;
   const v = e.assign(`f.act[${e.literal(name)}]`);
-  e.line(`if (${v} === undefined || !${matches(e, type, v)}) ${check}(f);`);
+  e.line(`if (${v} === undefined || !${matches(e, type, v)}) ${v} = ${check}(f);`);
   return v;
 }
 
@@ -274,8 +274,8 @@ function emitAccu(e: Emitter, node: PlanNode, scope: Scope): string {
       return e.assign(`s[${accu}] = s[${accu}] + 1`);
     default: {
       expectEvaluate(node, 'evaluate', 'evaluateSync');
-      const item = emitNode(e, node.args as PlanNode, scope);
       const list = e.assign(`s[${accu}]`);
+      const item = emitNode(e, node.args as PlanNode, scope);
       e.line(`${list}.push(${item});`);
       return list;
     }
