@@ -75,11 +75,21 @@ export function withNameLabel(labels: unknown, name: string): LabelMap {
   return out;
 }
 
+/** A fresh `{group, version, kind}` read from a value of that shape (`''` for what is missing or not a string). */
+export function groupVersionKind(value: unknown): GroupVersionKind {
+  if (!isObject(value)) return { group: '', version: '', kind: '' };
+  return { group: str(value['group']), version: str(value['version']), kind: str(value['kind']) };
+}
+
+/** A fresh `{group, version, resource}` read from a value of that shape (`''` for what is missing or not a string). */
+export function groupVersionResource(value: unknown): GroupVersionResource {
+  if (!isObject(value)) return { group: '', version: '', resource: '' };
+  return { group: str(value['group']), version: str(value['version']), resource: str(value['resource']) };
+}
+
 /** The request's kind, as the input holds it. */
 export function kindOf(input: unknown): GroupVersionKind {
-  const kind = isObject(input) ? input['kind'] : undefined;
-  if (!isObject(kind)) return { group: '', version: '', kind: '' };
-  return { group: str(kind['group']), version: str(kind['version']), kind: str(kind['kind']) };
+  return groupVersionKind(isObject(input) ? input['kind'] : undefined);
 }
 
 /** Gatekeeper `IsNamespace`: kind `Namespace` in the core group. */
@@ -118,9 +128,7 @@ export function resourceField(input: unknown, key: 'group' | 'version' | 'resour
 
 /** The request's resource, as the input holds it. */
 export function resourceOf(input: unknown): GroupVersionResource {
-  const r = isObject(input) ? input['resource'] : undefined;
-  if (!isObject(r)) return { group: '', version: '', resource: '' };
-  return { group: str(r['group']), version: str(r['version']), resource: str(r['resource']) };
+  return groupVersionResource(isObject(input) ? input['resource'] : undefined);
 }
 
 /** Go `unicode.IsControl`: C0 controls, DEL and C1 controls. */

@@ -3,20 +3,18 @@
  * copied: `object`, `oldObject`, `labels` and `userInfo` are the request's own
  * values (core's mutations are copy-on-write and never touch them).
  */
-import { EMPTY, isNamespaceKind, isObject, metadataMap, metadataOf, NAMESPACE_NAME_LABEL, own, str, withNameLabel } from './read.js';
+import { EMPTY, groupVersionKind, groupVersionResource, isNamespaceKind, isObject, metadataMap, metadataOf, NAMESPACE_NAME_LABEL, str, withNameLabel } from './read.js';
 import { requestOf } from './review.js';
 import type { Inventory } from './inventory.js';
 import type { AdmissionInput, AdmissionRequest, GroupVersionKind, GroupVersionResource, KubernetesObject, LabelMap, UserInfo } from './types.js';
 
 /** A validated {group, version, kind} is used as it is; one without `group` (the core group) gets `group: ""`. */
 function gvk(value: unknown): GroupVersionKind {
-  if (isObject(value) && typeof value['group'] === 'string') return value as unknown as GroupVersionKind;
-  return { group: str(own(value, 'group')), version: str(own(value, 'version')), kind: str(own(value, 'kind')) };
+  return isObject(value) && typeof value['group'] === 'string' ? value as unknown as GroupVersionKind : groupVersionKind(value);
 }
 
 function gvr(value: unknown): GroupVersionResource {
-  if (isObject(value) && typeof value['group'] === 'string') return value as unknown as GroupVersionResource;
-  return { group: str(own(value, 'group')), version: str(own(value, 'version')), resource: str(own(value, 'resource')) };
+  return isObject(value) && typeof value['group'] === 'string' ? value as unknown as GroupVersionResource : groupVersionResource(value);
 }
 
 function objectOrNull(value: unknown): KubernetesObject | null {

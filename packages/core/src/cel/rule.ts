@@ -13,8 +13,6 @@ import { withMeter } from './runtime.js';
 import { fromCel, celTypeName, type CelCache } from './values.js';
 import { Activation, given, view } from './view.js';
 
-export { view } from './view.js';
-
 /** How an adapter names what CEL sees in the rules of one template. */
 export interface CelProfile {
   /** The only free names expressions may use (besides `variables`); any other is a load error. */

@@ -4,7 +4,7 @@
  * `params`, `namespaceObject`. Built from the adapter's input document, once
  * per input.
  */
-import { isObject, own, str } from '../read.js';
+import { groupVersionKind, groupVersionResource, isObject, own, str } from '../read.js';
 
 /** Root names of a ValidatingAdmissionPolicy expression (besides `variables`). */
 export const ADMISSION_CEL_NAMES = ['object', 'oldObject', 'request', 'params', 'namespaceObject'] as const;
@@ -13,15 +13,6 @@ type Json = Record<string, unknown>;
 
 const requests = new WeakMap<object, Json>();
 const namespaces = new WeakMap<object, Json | null>();
-
-// Two functions with literal keys (a computed key would give every object a slow shape).
-function groupVersionKind(value: unknown): Json {
-  return isObject(value) ? { group: str(own(value, 'group')), version: str(own(value, 'version')), kind: str(own(value, 'kind')) } : { group: '', version: '', kind: '' };
-}
-
-function groupVersionResource(value: unknown): Json {
-  return isObject(value) ? { group: str(own(value, 'group')), version: str(own(value, 'version')), resource: str(own(value, 'resource')) } : { group: '', version: '', resource: '' };
-}
 
 /** Sets `key` when `value` is not empty (the apiserver's `omitempty`). */
 function setNonEmpty(out: Json, key: string, value: unknown): void {
