@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { admissionReviewFor, loadKubernetesPolicies, toAdmissionInput } from '@verdict/kubernetes';
-import { ADMISSION_PARTIAL_ROOTS, AdmissionActivation, celRequest } from '../src/vap/activation.js';
+import { ADMISSION_PARTIAL_ROOTS, admissionActivation, celRequest } from '../src/vap/activation.js';
 import { binding, deployment, policy } from './vap-helpers.js';
 
 const FIELDS = ['uid', 'kind', 'resource', 'requestKind', 'requestResource', 'operation', 'userInfo', 'dryRun', 'options', 'subResource', 'requestSubResource', 'name', 'namespace'];
@@ -17,7 +17,7 @@ function oddInputs(): Record<string, unknown>[] {
 }
 
 function setup() {
-  const partial = (input: Record<string, unknown>, fields: readonly string[]) => ADMISSION_PARTIAL_ROOTS.request(new AdmissionActivation(input, null), fields) as Record<string, unknown>;
+  const partial = (input: Record<string, unknown>, fields: readonly string[]) => ADMISSION_PARTIAL_ROOTS.request(admissionActivation(input, null), fields) as Record<string, unknown>;
   /** A ValidatingAdmissionPolicy whose validations must all hold, evaluated on an input as given. */
   const holds = (validations: string[], input: Record<string, unknown>) => {
     const set = loadKubernetesPolicies([policy('p.example.com', { validations: validations.map((expression) => ({ expression })) }), binding('b.example.com', 'p.example.com')] as never);
