@@ -10,11 +10,16 @@ import { withMeter } from './runtime.js';
 import { Activation, given, view } from './view.js';
 import { fromCel } from './values.js';
 
+const isEnumerable = Object.prototype.propertyIsEnumerable;
+
 /** A checked CEL expression returned by {@link compileCel}, ready to evaluate many times. */
 export interface CompiledCel {
   /** The checked result type (`bool`, `string`, `int`, `dyn`, …). */
   readonly type: string;
-  /** Evaluates with `variables` (JSON values by name); throws a `VerdictError` with code `EVALUATION` on a run-time error. */
+  /**
+   * Evaluates with `variables` (JSON values by name; only those the expression reads are looked up and
+   * converted, the others are never touched); throws a `VerdictError` with code `EVALUATION` on a run-time error.
+   */
   evaluate(variables?: Readonly<Record<string, unknown>>): unknown;
 }
 
@@ -39,12 +44,19 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
     throw error;
   }
   const budget = options.budget;
+  const roots = compiled.roots;
   return {
     type: compiled.type,
     evaluate(variables = {}) {
       const act = new Activation();
       const conversions = { cache: new Map<object, unknown>() };
-      for (const [k, v] of Object.entries(variables)) act[k] = compiled.raw.has(k) ? given(v) : view(v, compiled.paths.get(k) ?? true, conversions);
+      // Only the names the expression reads are looked up and converted: an unread variable is never touched.
+      if (variables === null) throw VerdictError.invalidInput('variables must be an object of values by name (got null)');
+      for (const k of roots) {
+        if (!isEnumerable.call(variables, k)) continue;
+        const v = variables[k];
+        act[k] = compiled.raw.has(k) ? given(v) : view(v, compiled.paths.get(k) ?? true, conversions);
+      }
       try {
         return fromCel(withMeter(budget === undefined ? UNMETERED : new CostMeter(budget), () => compiled.run(act, conversions)));
       } catch (error) {
