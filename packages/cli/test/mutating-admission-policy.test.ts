@@ -28,16 +28,19 @@ describe('verdict eval, explain and validate with MutatingAdmissionPolicies', ()
     }
   });
 
-  it('answers eval with the base64 JSON Patch, and without a patch when the config is not mutating', async () => {
+  it('answers eval with the base64 JSON Patch, and refuses the policies with where they are when the config is not mutating', async () => {
     const { dir, cleanup } = setup();
     try {
       const mutating = JSON.parse((await run(['eval', '-p', MAP_POLICIES, '-i', 'pod.yaml', '-c', 'config.yaml', '--namespace-labels', 'mesh=enabled'], { cwd: dir })).stdout) as { response: { patch?: string } };
       expect(JSON.parse(Buffer.from(mutating.response.patch!, 'base64').toString('utf8'))).toEqual([
         { op: 'add', path: '/spec/initContainers', value: [{ name: 'mesh-proxy', image: 'mesh/proxy:v1.2.0', restartPolicy: 'Always' }] },
       ]);
-      const validating = JSON.parse((await run(['eval', '-p', MAP_POLICIES, '-i', 'pod.yaml', '--namespace-labels', 'mesh=enabled'], { cwd: dir })).stdout) as { response: { allowed: boolean; patch?: string } };
-      expect(validating.response).toEqual(expect.objectContaining({ allowed: true }));
-      expect(validating.response.patch).toBeUndefined();
+      const validating = await run(['eval', '-p', MAP_POLICIES, '-i', 'pod.yaml', '--namespace-labels', 'mesh=enabled'], { cwd: dir });
+      expect(validating.code).not.toBe(0);
+      expect(validating.stdout).toBe('');
+      expect(validating.stderr).toMatch(/sidecar\.yaml:\d+:\d+ \(MutatingAdmissionPolicy\/mesh-sidecar\.example\.com\): MutatingAdmissionPolicy "mesh-sidecar\.example\.com" mutates objects/);
+      expect(validating.stderr).toContain('a validating webhook, which never applies a mutation; load them for a mutating webhook');
+      expect(validating.stderr).toMatch(/sidecar\.yaml:\d+:\d+ \(MutatingAdmissionPolicyBinding\/mesh-sidecar\): MutatingAdmissionPolicyBinding "mesh-sidecar" binds a MutatingAdmissionPolicy/);
     } finally {
       cleanup();
     }

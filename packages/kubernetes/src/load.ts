@@ -11,7 +11,7 @@ import { kubernetesDialect, MUTATION_TARGET } from './dialect.js';
 import { AdmissionError } from './errors.js';
 import { ADMISSION_CEL_NAMES, ADMISSION_PARTIAL_ROOTS, admissionActivation } from './vap/activation.js';
 import { collectParams, ParamCache, type CollectedParams, type ParamLookup } from './vap/params.js';
-import { register } from './vap/registry.js';
+import { MUTATING_BINDING_KIND, register } from './vap/registry.js';
 import { kubernetesTranslator, type Translated } from './vap/translate.js';
 import { kyvernoProfile } from './kyverno/profile.js';
 import { applyConfiguration } from './map/apply.js';
@@ -35,6 +35,13 @@ export interface KubernetesLoadOptions {
   evaluation?: EvaluationMode;
   /** core's evaluation limits (`costBudget`, `maxViolations`, `maxMessageLength`); ignored when `source` is a compiled set. */
   limits?: EvaluationLimits;
+  /**
+   * The webhook the policies are for. `validating`: MutatingAdmissionPolicies and their bindings are refused
+   * (problem code `UNSUPPORTED` at each document; for a compiled set, `AdmissionError` `INVALID_OPTIONS`),
+   * since a validating webhook never applies a mutation. Default (and `mutating`): accepted, as audits and
+   * tests use them. `createAdmissionWebhook` sets it from its `mutating` option.
+   */
+  webhook?: 'validating' | 'mutating';
 }
 
 function profile(translated: Translated, template: { document: object }): CelProfile | undefined {
@@ -87,8 +94,12 @@ function parameterSets(translated: Translated, document: object, lookup: ParamLo
  * `PolicyLoadError` listing every problem.
  */
 export function loadKubernetesPolicies(source: PolicySource, options: KubernetesLoadOptions = {}): PolicySet {
+  const webhook = options.webhook;
+  if (webhook !== undefined && webhook !== 'validating' && webhook !== 'mutating') throw new AdmissionError('INVALID_OPTIONS', `webhook must be "validating" or "mutating" (got ${JSON.stringify(webhook)})`);
   if (source instanceof PolicySet) {
     if (options.limits) loadPolicySet(source, options.limits); // core refuses limits for a compiled set, with its message
+    const binding = webhook === 'validating' ? source.policies.find((p) => p.kind === MUTATING_BINDING_KIND) : undefined;
+    if (binding) throw new AdmissionError('INVALID_OPTIONS', `the policy set holds ${MUTATING_BINDING_KIND} "${binding.name}", but a validating webhook never applies a mutation: create the webhook with mutating: true`);
     if (source.mutationTarget !== MUTATION_TARGET) {
       throw new AdmissionError('INVALID_OPTIONS', `the policy set patches "${source.mutationTarget || '(the whole input)'}", but admission patches must address the object; compile it with mutationTarget: "/object" and dialects: [kubernetesDialect]`);
     }
@@ -98,7 +109,7 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
   if (lookup !== undefined && typeof lookup !== 'function') throw new AdmissionError('INVALID_OPTIONS', 'params must be a ParamCache or a function ({apiVersion, kind, namespace?}) => objects | undefined');
   const evaluation = options.evaluation ?? 'admission';
   if (evaluation !== 'admission' && evaluation !== 'background' && evaluation !== 'all') throw new AdmissionError('INVALID_OPTIONS', `evaluation must be "admission", "background" or "all" (got ${JSON.stringify(evaluation)})`);
-  const { translator, translated } = kubernetesTranslator(kubernetesDialect, evaluation);
+  const { translator, translated } = kubernetesTranslator(kubernetesDialect, evaluation, { validating: webhook === 'validating' });
   const set = loadPolicySet(source, {
     ...options.limits,
     dialects: [kubernetesDialect],

@@ -52,7 +52,10 @@ export interface AdmissionWebhookOptions {
   namespaceLabelsTimeoutMs?: number;
   /** `Fail` (default): evaluation failures deny with code 500. `Ignore`: they admit, noted in the `failed-open` audit annotation. */
   failurePolicy?: FailurePolicy;
-  /** `false` (default): a validating webhook, never returns a patch. `true`: a mutating webhook, returns the patch and still denies violations. */
+  /**
+   * `false` (default): a validating webhook, never returns a patch; MutatingAdmissionPolicies are refused at load
+   * (`PolicyLoadError`, problem code `UNSUPPORTED`). `true`: a mutating webhook, returns the patch and still denies violations.
+   */
   mutating?: boolean;
   /** Largest request body `handle` and `listener` read, in bytes (default 6 MiB); larger bodies get HTTP 400. */
   maxBodyBytes?: number;
@@ -149,7 +152,7 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
     if ((params !== undefined || evaluation !== undefined) && source instanceof PolicySet) {
       throw new AdmissionError('INVALID_OPTIONS', `${params !== undefined ? 'params' : 'evaluation'} cannot be added to a compiled policy set; pass it to loadKubernetesPolicies(source, {…}) when you compile it`);
     }
-    return loadKubernetesPolicies(source, { ...loadOptions, ...(params !== undefined ? { params } : {}), ...(evaluation !== undefined ? { evaluation } : {}), ...(options.limits ? { limits: options.limits } : {}) });
+    return loadKubernetesPolicies(source, { ...loadOptions, webhook: mutating ? 'mutating' : 'validating', ...(params !== undefined ? { params } : {}), ...(evaluation !== undefined ? { evaluation } : {}), ...(options.limits ? { limits: options.limits } : {}) });
   };
   /** Swapped whole by `update`; each review reads it once, at its start. */
   if (options.source !== undefined && typeof options.source !== 'string') throw new AdmissionError('INVALID_OPTIONS', `source must be a string, the file name of the policies (got ${typeof options.source})`);

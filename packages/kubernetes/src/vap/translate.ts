@@ -158,10 +158,24 @@ function gatekeeperPath(t: CelConstraintTemplate): (pointer: string) => string {
 }
 
 /**
- * A translator for one policy set (`dialect` checks match blocks; `mode`: which Kyverno policies are evaluated,
- * by their `evaluation` settings); `translated` fills as it runs.
+ * Why a MutatingAdmissionPolicy (or its binding) cannot be loaded for a validating webhook, or undefined:
+ * the API server applies such a policy in its mutating admission phase only, and a validating webhook
+ * never returns a patch, so loading it would silently drop its mutations.
  */
-export function kubernetesTranslator(dialect: MatchDialect, mode: EvaluationMode = 'admission'): { translator: DocumentTranslator; translated: Translated } {
+function mutatingRefused(doc: unknown): string | undefined {
+  const kind = isAdmissionKind(doc, 'MutatingAdmissionPolicy') ? 'MutatingAdmissionPolicy' : isAdmissionKind(doc, 'MutatingAdmissionPolicyBinding') ? 'MutatingAdmissionPolicyBinding' : undefined;
+  if (!kind) return undefined;
+  const name = isObject(doc) && isObject(doc['metadata']) && typeof doc['metadata']['name'] === 'string' ? ` "${doc['metadata']['name']}"` : '';
+  const what = kind === 'MutatingAdmissionPolicy' ? `${kind}${name} mutates objects` : `${kind}${name} binds a MutatingAdmissionPolicy`;
+  return `${what}, but these policies are loaded for a validating webhook, which never applies a mutation; load them for a mutating webhook (mutating: true in createAdmissionWebhook, kubernetes: {mutating: true} in a verdict config) or remove it`;
+}
+
+/**
+ * A translator for one policy set (`dialect` checks match blocks; `mode`: which Kyverno policies are evaluated,
+ * by their `evaluation` settings; `validating`: MutatingAdmissionPolicies and their bindings are refused);
+ * `translated` fills as it runs.
+ */
+export function kubernetesTranslator(dialect: MatchDialect, mode: EvaluationMode = 'admission', { validating = false } = {}): { translator: DocumentTranslator; translated: Translated } {
   const translated: Translated = { registry: new TranslationRegistry(), templates: new WeakMap(), bindings: new WeakMap(), kyverno: new WeakMap() };
   const translator: DocumentTranslator = {
     name: 'kubernetes',
@@ -182,7 +196,7 @@ export function kubernetesTranslator(dialect: MatchDialect, mode: EvaluationMode
         if (variant.autogen === undefined) checkMatch(dialect, variant.policy.matchConstraints, { document: variant.policy.document, at: '/spec/matchConstraints' }, ctx);
       };
       const refused = claimed.filter((i) => {
-        const why = kyvernoUnsupported(ctx.documents[i]);
+        const why = kyvernoUnsupported(ctx.documents[i]) ?? (validating ? mutatingRefused(ctx.documents[i]) : undefined);
         if (why) ctx.problem(i, '', why, 'UNSUPPORTED');
         return why !== undefined;
       });
