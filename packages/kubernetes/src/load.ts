@@ -9,7 +9,7 @@
 import { loadPolicySet, PolicySet, type CelProfile, type EvaluationLimits, type ParameterSetResolver, type PolicySource } from '@verdict/core';
 import { kubernetesDialect, MUTATION_TARGET } from './dialect.js';
 import { AdmissionError } from './errors.js';
-import { ADMISSION_CEL_NAMES, admissionActivation } from './vap/activation.js';
+import { ADMISSION_CEL_NAMES, ADMISSION_PARTIAL_ROOTS, admissionActivation } from './vap/activation.js';
 import { collectParams, ParamCache, type CollectedParams, type ParamLookup } from './vap/params.js';
 import { register } from './vap/registry.js';
 import { kubernetesTranslator, type Translated } from './vap/translate.js';
@@ -46,13 +46,14 @@ function profile(translated: Translated, template: { document: object }): CelPro
     return {
       names: ADMISSION_CEL_NAMES,
       literalMessages: true,
+      partialRoots: ADMISSION_PARTIAL_ROOTS,
       // `params` is the constraint: Gatekeeper's variables.params reads its spec.parameters (null when it has none).
       activation: (input, parameters) => admissionActivation(input, { spec: Object.keys(parameters).length > 0 ? { parameters } : {} }),
     };
   }
   const usesParams = origin.policy.paramKind !== undefined && origin.binding?.paramRef !== undefined;
   if (origin.kind === 'map') return mutatingProfile(usesParams);
-  return { names: ADMISSION_CEL_NAMES, literalMessages: true, activation: (input, parameters) => admissionActivation(input, usesParams ? parameters : null) };
+  return { names: ADMISSION_CEL_NAMES, literalMessages: true, partialRoots: ADMISSION_PARTIAL_ROOTS, activation: (input, parameters) => admissionActivation(input, usesParams ? parameters : null) };
 }
 
 function parameterSets(translated: Translated, document: object, lookup: ParamLookup | undefined): ParameterSetResolver | undefined {

@@ -47,6 +47,13 @@ export interface CelProfile {
    * A name of `names` may also be a getter of the object's class (computed only when an expression reads it).
    */
   activation(input: Readonly<Record<string, unknown>>, parameters: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>>;
+  /**
+   * Roots the profile can build in part, by name (e.g. the admission `request`): `build(activation, fields)` gives
+   * an object holding only `fields`, each as the whole root has it (absent where it has none). Used for an
+   * expression that reads the root only through constant field names (`request.operation`): it cannot tell the
+   * difference. Any other use of the root (whole, iterated, a dynamic key) reads the activation's value.
+   */
+  readonly partialRoots?: Readonly<Record<string, (activation: Readonly<Record<string, unknown>>, fields: readonly string[]) => unknown>>;
 }
 
 /** What a profile's `failureMessage` gets about a CEL validation that evaluated to false. */
@@ -201,6 +208,8 @@ interface Layout {
   readonly paths: readonly PathTrie[];
   /** Per root: whether it is one of the profile's names, read directly (the profile's activation may give it by a getter). */
   readonly named: readonly boolean[];
+  /** Per root: the profile's partial builder and the fields the expression reads, when it reads only constant fields. */
+  readonly partial: readonly ({ build: (activation: Readonly<Record<string, unknown>>, fields: readonly string[]) => unknown; fields: readonly string[] } | undefined)[];
 }
 
 const layouts = new WeakMap<CompiledCel, Layout>();
@@ -213,7 +222,14 @@ function layoutOf(ctx: CelContext, compiled: CompiledCel): Layout {
     const given = roots.map((name) => (name === 'variables' ? Given.Variables : compiled.passed.has(name) ? Given.AsIs : compiled.raw.has(name) ? Given.Unconverted : Given.Converted));
     const names = new Set(ctx.profile?.names);
     names.delete('element');
-    layout = { roots, given, paths: roots.map((name) => compiled.paths.get(name) ?? true), named: roots.map((name) => names.has(name)) };
+    const paths = roots.map((name) => compiled.paths.get(name) ?? true);
+    const partial = roots.map((name, i) => {
+      const build = ctx.profile?.partialRoots && Object.hasOwn(ctx.profile.partialRoots, name) ? ctx.profile.partialRoots[name] : undefined;
+      const trie = paths[i]!;
+      // Only constant field names below the root: no whole read, no iteration over its keys.
+      return build && names.has(name) && trie !== true && trie.each === undefined ? { build, fields: trie.keys } : undefined;
+    });
+    layout = { roots, given, paths, named: roots.map((name) => names.has(name)), partial };
     layouts.set(compiled, layout);
   }
   return layout;
@@ -222,7 +238,7 @@ function layoutOf(ctx: CelContext, compiled: CompiledCel): Layout {
 function activation(ctx: CelContext, layout: Layout, scope: Scope, at: Item): Record<string, unknown> {
   const state = stateOf(scope);
   const act = new Activation();
-  const { roots, given: how, paths, named } = layout;
+  const { roots, given: how, paths, named, partial } = layout;
   for (let i = 0; i < roots.length; i++) {
     const name = roots[i]!;
     const kind = how[i]!;
@@ -230,7 +246,10 @@ function activation(ctx: CelContext, layout: Layout, scope: Scope, at: Item): Re
       act[name] = variablesOf(ctx, scope, state);
       continue;
     }
-    const value = at.item && name === 'item' ? at.data : named[i] ? profileActivation(ctx.profile!, scope, state)[name] : rootValue(ctx, name, scope, state);
+    const part = partial[i];
+    const value = at.item && name === 'item' ? at.data
+      : part ? part.build(profileActivation(ctx.profile!, scope, state), part.fields)
+      : named[i] ? profileActivation(ctx.profile!, scope, state)[name] : rootValue(ctx, name, scope, state);
     const seen = kind === Given.AsIs ? value : kind === Given.Unconverted ? given(value) : view(value, paths[i]!, state);
     if (seen !== undefined) act[name] = seen;
   }

@@ -6,7 +6,7 @@
  * or errors, and Kyverno's message rule.
  */
 import type { CelProfile, FailedValidation } from '@verdict/core';
-import { admissionActivation } from '../vap/activation.js';
+import { ADMISSION_PARTIAL_ROOTS, admissionActivation } from '../vap/activation.js';
 import { KYVERNO_CONSTANTS, KYVERNO_FUNCTIONS, KYVERNO_REFUSED, KYVERNO_TYPES } from './library.js';
 import type { KyvernoPolicy } from './types.js';
 
@@ -48,6 +48,7 @@ export function kyvernoProfile(policy: KyvernoPolicy): CelProfile {
     failureMessage: kyvernoMessage,
     ...(policy.failurePolicy === 'Ignore' ? { matchConditionErrors: 'skip' as const } : {}),
     extensions: EXTENSIONS,
+    partialRoots: ADMISSION_PARTIAL_ROOTS,
     activation: (input) => {
       const out = admissionActivation(input, null) as Record<string, unknown>;
       delete out['params'];

@@ -4,7 +4,7 @@
  * in a JSON Patch path ("~" as "~0", "/" as "~1"), as RFC 6901 says.
  */
 import type { CelConstant, CelFunction, CelProfile, CelType } from '@verdict/core';
-import { admissionActivation, ADMISSION_CEL_NAMES } from '../vap/activation.js';
+import { admissionActivation, ADMISSION_CEL_NAMES, ADMISSION_PARTIAL_ROOTS } from '../vap/activation.js';
 
 /** The value of the `jsonpatch` identifier (a namespace: only its functions are used). */
 class JsonPatchNamespace {}
@@ -21,6 +21,7 @@ export function mutatingProfile(usesParams: boolean): CelProfile {
   return {
     names: ADMISSION_CEL_NAMES,
     extensions: { types: TYPES, constants: CONSTANTS, functions: FUNCTIONS },
+    partialRoots: ADMISSION_PARTIAL_ROOTS,
     activation: (input, parameters) => admissionActivation(input, usesParams ? parameters : null),
   };
 }

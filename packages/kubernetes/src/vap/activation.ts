@@ -14,9 +14,52 @@ type Json = Record<string, unknown>;
 const requests = new WeakMap<object, Json>();
 const namespaces = new WeakMap<object, Json | null>();
 
-/** Sets `key` when `value` is not empty (the apiserver's `omitempty`). */
-function setNonEmpty(out: Json, key: string, value: unknown): void {
-  if (value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0)) out[key] = value;
+/** The fields of the CEL `request`, in the apiserver's order. */
+const REQUEST_FIELDS = ['uid', 'kind', 'resource', 'requestKind', 'requestResource', 'operation', 'userInfo', 'dryRun', 'options', 'subResource', 'requestSubResource', 'name', 'namespace'] as const;
+
+/** `value`, or `undefined` when it is empty (the apiserver's `omitempty`). */
+function nonEmpty(value: unknown): unknown {
+  return value === null || value === '' || (Array.isArray(value) && value.length === 0) ? undefined : value;
+}
+
+function celUserInfo(user: unknown): Json {
+  const userInfo: Json = {};
+  for (const key of ['username', 'uid', 'groups'] as const) {
+    const value = nonEmpty(own(user, key));
+    if (value !== undefined) userInfo[key] = value;
+  }
+  const extra = own(user, 'extra');
+  if (isObject(extra) && Object.keys(extra).length > 0) userInfo['extra'] = extra;
+  return userInfo;
+}
+
+/** One field of the CEL `request` (see {@link celRequest}), or `undefined` when the request leaves it out. */
+function requestField(input: Json, key: string): unknown {
+  switch (key) {
+    case 'uid': case 'operation': return str(own(input, key));
+    case 'kind': return groupVersionKind(own(input, 'kind'));
+    case 'resource': return groupVersionResource(own(input, 'resource'));
+    case 'requestKind': return groupVersionKind(own(input, 'requestKind') ?? own(input, 'kind'));
+    case 'requestResource': return groupVersionResource(own(input, 'requestResource') ?? own(input, 'resource'));
+    case 'userInfo': return celUserInfo(own(input, 'userInfo'));
+    case 'dryRun': return own(input, 'dryRun') === true;
+    case 'options': {
+      const options = own(input, 'options');
+      return isObject(options) ? options : null;
+    }
+    case 'subResource': case 'requestSubResource': case 'name': case 'namespace': return nonEmpty(own(input, key));
+    default: return undefined;
+  }
+}
+
+/** The fields `keys` of the CEL `request`, each as {@link celRequest} has it (absent where it has none). */
+function requestFields(input: Json, keys: readonly string[]): Json {
+  const out: Json = {};
+  for (const key of keys) {
+    const value = requestField(input, key);
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
 }
 
 /**
@@ -26,28 +69,7 @@ function setNonEmpty(out: Json, key: string, value: unknown): void {
 export function celRequest(input: Json): Json {
   const cached = requests.get(input);
   if (cached) return cached;
-  const user = own(input, 'userInfo');
-  const userInfo: Json = {};
-  setNonEmpty(userInfo, 'username', own(user, 'username'));
-  setNonEmpty(userInfo, 'uid', own(user, 'uid'));
-  setNonEmpty(userInfo, 'groups', own(user, 'groups'));
-  const extra = own(user, 'extra');
-  if (isObject(extra) && Object.keys(extra).length > 0) userInfo['extra'] = extra;
-  const request: Json = {
-    uid: str(own(input, 'uid')),
-    kind: groupVersionKind(own(input, 'kind')),
-    resource: groupVersionResource(own(input, 'resource')),
-    requestKind: groupVersionKind(own(input, 'requestKind') ?? own(input, 'kind')),
-    requestResource: groupVersionResource(own(input, 'requestResource') ?? own(input, 'resource')),
-    operation: str(own(input, 'operation')),
-    userInfo,
-    dryRun: own(input, 'dryRun') === true,
-    options: isObject(own(input, 'options')) ? own(input, 'options') : null,
-  };
-  setNonEmpty(request, 'subResource', own(input, 'subResource'));
-  setNonEmpty(request, 'requestSubResource', own(input, 'requestSubResource'));
-  setNonEmpty(request, 'name', own(input, 'name'));
-  setNonEmpty(request, 'namespace', own(input, 'namespace'));
+  const request = requestFields(input, REQUEST_FIELDS);
   requests.set(input, request);
   return request;
 }
@@ -91,10 +113,24 @@ export class AdmissionActivation {
     return celRequest(this.#input);
   }
 
+  /** The fields `keys` of {@link request}, built without the rest (an expression reading `request.operation` only). */
+  requestFields(keys: readonly string[]): Json {
+    return requestFields(this.#input, keys);
+  }
+
   get namespaceObject(): Json | null {
     return celNamespaceObject(this.#input);
   }
 }
+
+/**
+ * `CelProfile.partialRoots` of the admission profiles: `request` built with only the fields an expression
+ * reads (Gatekeeper's `variables.anyObject` reads `request.operation` on every review).
+ */
+export const ADMISSION_PARTIAL_ROOTS = Object.freeze({
+  request: (activation: Readonly<Record<string, unknown>>, fields: readonly string[]): unknown =>
+    activation instanceof AdmissionActivation ? activation.requestFields(fields) : activation['request'],
+});
 
 /** The activation of a ValidatingAdmissionPolicy expression for one input and one parameter object. */
 export function admissionActivation(input: Json, params: unknown): Readonly<Record<string, unknown>> {
