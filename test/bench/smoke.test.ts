@@ -142,6 +142,22 @@ describe('reporting', () => {
     expect(renderReport(results, 'performance-scale.svg')).toContain('test cpu');
   });
 
+  it('checks target 5 on the median of each process\'s listener ÷ bare ratio, not on the ratio of medians', () => {
+    const row = (engine: string, rps: number, p99Ms: number) => ({
+      name: `10 connections: ${engine}`, engine, ns: 1e6, rme: 0, samples: 1, batch: 1, ...(engine === 'bare' ? { reference: true } : {}),
+      metrics: { connections: 10, requests: 1000, rps, p99Ms, errors: 0, non2xx: 0 },
+    });
+    // Per process: 0.99×, 0.818×, 0.833× (median 0.833×); the medians of req/s alone (99 over 110) would say 0.9×.
+    const runs = [[100, 99], [110, 90], [120, 100]].map(([bare, listener]) => ({ id: 'webhook', title: 'webhook', rows: [row('bare', bare!, 2), row('listener', listener!, 2.5)] }));
+    const webhook = aggregate(runs);
+    expect(webhook.rows[1]!.metrics?.['rpsRatio']).toBeCloseTo(0.833, 3);
+    expect(webhook.rows[1]!.metrics?.['p99Ratio']).toBeCloseTo(1.25);
+    const target = checkTargets([webhook]).find((t) => t.id === '5')!;
+    expect(target.pass).toBe(false);
+    expect(target.measured).toContain('= 0.83×');
+    expect(groupTable(webhook)).toContain('| 0.83× |');
+  });
+
   it('checks target 7 on the audit\'s deciding phase against the review loop of the same run, and renders its section', () => {
     const results = setup();
     const row = (engine: string, ms: number, reference = false) => ({ name: engine, engine, ns: ms * 1e6, rme: 0, samples: 1, batch: 1, metrics: { objects: 10_004 }, ...(reference ? { reference } : {}) });

@@ -136,6 +136,35 @@ describe('verdict operations', () => {
     expect(parseImageReference('org/app')).toMatchObject({ registry: 'docker.io', repository: 'org/app' });
     expect(apply({ image: 'gcr.io/a:1' })).toMatchObject({ registry: 'gcr.io', tag: '1' });
   });
+
+  it('one field of an image reads the same as the whole reference gives it, for every short reference', () => {
+    // The split as the grammar states it, with string operations (the library finds positions instead).
+    const split = (reference: string) => {
+      let rest = reference;
+      let digest: string | null = null;
+      let tag: string | null = null;
+      if (rest.includes('@')) [rest, digest] = [rest.slice(0, rest.indexOf('@')), rest.slice(rest.indexOf('@') + 1)];
+      if (rest.lastIndexOf(':') > rest.lastIndexOf('/')) [rest, tag] = [rest.slice(0, rest.lastIndexOf(':')), rest.slice(rest.lastIndexOf(':') + 1)];
+      const first = rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : undefined;
+      const named = first !== undefined && (first.includes('.') || first.includes(':') || first === 'localhost');
+      const registry = named ? first : 'docker.io';
+      let repository = named ? rest.slice(first.length + 1) : rest;
+      if (registry === 'docker.io' && !repository.includes('/')) repository = `library/${repository}`;
+      return { registry, repository, tag, digest, name: `${registry}/${repository}` };
+    };
+    // Every string of up to 5 characters over the characters that steer the split, and realistic ones.
+    const strings = [''];
+    for (let n = 0; n < 5; n++) for (const s of strings.filter((x) => x.length === n)) for (const c of ['a', '.', ':', '/', '@']) strings.push(s + c);
+    strings.push('localhost/app', 'localhost:5000/app:1', 'localhostx/app', 'docker.io/nginx', 'a.io/x/y:1@sha256:ab/c', 'nginx@sha256:a/b.c');
+    const parts = ['registry', 'repository', 'tag', 'digest', 'name'] as const;
+    const rules = parts.map((part) => compileLogic({ get: [{ image: { var: 'r' } }, part, 'none'] }));
+    for (const r of strings) {
+      const whole = parseImageReference(r);
+      expect([r, whole]).toEqual([r, split(r)]);
+      parts.forEach((part, i) => expect([r, part, rules[i]!.apply({ r })]).toEqual([r, part, whole[part]]));
+    }
+    expect(rules[0]!.apply({ r: 42 })).toBe('none');
+  });
 });
 
 describe('definitions and ref', () => {

@@ -178,6 +178,16 @@ describe('namespaceSelector', () => {
     expect(await setup({ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'brand-new' } } }).outcome(namespace('brand-new'))).toBe('match');
   });
 
+  it('decides a namespaced object by its namespace whichever of object and oldObject the request carries', async () => {
+    const { outcome } = setup({ namespaceSelector: { matchLabels: { team: 'a' } } });
+    const deleted = (ns: string) => outcome(null, { operation: 'DELETE', oldObject: pod({ namespace: ns }), namespace: ns, name: 'p' });
+    expect(await deleted('team-a')).toBe('match');
+    expect(await deleted('team-b')).toBe('no match');
+    expect(await deleted('ghost')).toBe('error');
+    expect(await outcome(pod({ namespace: 'team-b' }), { operation: 'UPDATE', oldObject: pod({ namespace: 'team-b' }) })).toBe('no match');
+    expect(await outcome(pod({ namespace: 'team-a' }), { operation: 'UPDATE', oldObject: pod({ namespace: 'team-a' }) })).toBe('match');
+  });
+
   it('always matches cluster-scoped objects that are not Namespaces', async () => {
     expect(await setup({ namespaceSelector: { matchLabels: { team: 'nobody' } } }).outcome(clusterRole)).toBe('match');
   });

@@ -64,7 +64,7 @@ ${notMet(results)}
 - ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB, ${m.os}; Node ${m.node}; verdict at commit \`${m.commit}\`; run ${results.date.slice(0, 10)}.
 - ${versions}.
 ${m.loadAverage ? `- The 1-minute load average when each measuring process started was ${m.loadAverage.min.toFixed(1)}–${m.loadAverage.max.toFixed(1)} (median ${m.loadAverage.median.toFixed(1)}) on ${m.cores} cores${m.loadAverage.max > m.cores * 0.75 ? ': other work shared the machine, so absolute times are pessimistic and noisier than on an idle box; the same-run ratios are the robust figures' : ''}.
-` : ''}- ${results.mode === 'full' ? `Each job ran in ${results.runs} separate \`node\` processes (loading: 5; the load test: 1); the tables show the median.` : '**Quick mode**: one short run; not for publishing.'}${m.raisedPriority ? ' The measuring processes ran at nice −10.' : ''} Measured: ${results.code === 'dist' ? 'the built packages' : 'the sources through tsx'}.
+` : ''}- ${results.mode === 'full' ? `Each job ran in ${results.runs} separate \`node\` processes (loading: 5); the tables show the median.` : '**Quick mode**: one short run; not for publishing.'}${m.raisedPriority ? ' The measuring processes ran at nice −10.' : ''} Measured: ${results.code === 'dist' ? 'the built packages' : 'the sources through tsx'}.
 
 ## How to run
 
@@ -181,7 +181,9 @@ drives them from the bench's process with keep-alive connections, cycling throug
 requests and seconds, after a warm-up; runs alternate between the servers in rounds, and each row sums its rounds.
 Latency percentiles come from autocannon's per-response times. Servers and load generator share the machine's
 ${m.cores} cores, so the ratios to the bare server are the figures to read: what the webhook adds to Node's own TLS and
-HTTP work.
+HTTP work. Each of the ${results.runs} processes starts its own four servers (two processes of the same server differ by a
+few percent: JIT and memory layout); a row shows the medians over processes, and its ratio is the median of each
+process's own ratio.
 
 ${webhook ? `${section(groups, 'webhook')}\n\n${info(webhook)}` : '_Not measured in this run._'}
 

@@ -34,10 +34,16 @@ export function loadTable(g: AggregatedGroup): string {
   );
 }
 
-/** The webhook load test: one row per configuration and server, with ratios to the bare server of the same configuration. */
+/**
+ * The webhook load test: one row per configuration and server (medians over processes), with ratios to the bare
+ * server of the same configuration (the median of each process's own ratio where there are several processes).
+ */
 export function webhookTable(g: AggregatedGroup): string {
   const bare = (r: AggregatedRow) => g.rows.find((b) => b.engine === 'bare' && b.metrics?.['connections'] === r.metrics?.['connections'])?.metrics;
-  const times = (a: number | undefined, b: number | undefined) => (a === undefined || b === undefined ? '—' : `${(a / b).toFixed(2)}×`);
+  const times = (ratio: number | undefined, a: number | undefined, b: number | undefined) => {
+    const r = ratio ?? (a === undefined || b === undefined ? undefined : a / b);
+    return r === undefined ? '—' : `${r.toFixed(2)}×`;
+  };
   return markdown(
     ['run', 'requests', 'req/s', '÷ bare', 'p50', 'p90', 'p99', 'p99 ÷ bare', 'max', 'errors', 'non-2xx'],
     ['---', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:', '---:'],
@@ -45,8 +51,8 @@ export function webhookTable(g: AggregatedGroup): string {
       const m = r.metrics ?? {};
       const b = bare(r);
       return [
-        r.reference ? `**${r.name}**` : r.name, String(m['requests']), (m['rps'] ?? 0).toFixed(0), times(m['rps'], b?.['rps']),
-        `${m['p50Ms']} ms`, `${m['p90Ms']} ms`, `${m['p99Ms']} ms`, times(m['p99Ms'], b?.['p99Ms']), `${m['maxMs']} ms`, String(m['errors']), String(m['non2xx']),
+        r.reference ? `**${r.name}**` : r.name, String(m['requests']), (m['rps'] ?? 0).toFixed(0), times(m['rpsRatio'], m['rps'], b?.['rps']),
+        `${m['p50Ms']} ms`, `${m['p90Ms']} ms`, `${m['p99Ms']} ms`, times(m['p99Ratio'], m['p99Ms'], b?.['p99Ms']), `${m['maxMs']} ms`, String(m['errors']), String(m['non2xx']),
       ];
     }),
   );
