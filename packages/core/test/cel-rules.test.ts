@@ -221,6 +221,48 @@ spec:
   });
 });
 
+describe('a profile root built in part (partialRoots)', () => {
+  const policy = (expressions: string[]) => `
+apiVersion: verdict.dev/v1
+kind: Policy
+metadata: {name: part}
+spec:
+  validate:
+${expressions.map((e, i) => `    - {name: v${i}, expression: ${JSON.stringify(e)}}`).join('\n')}
+`;
+  function setup(expressions: string[]) {
+    const built: string[][] = [];
+    const whole = { operation: 'CREATE', name: 'web', userInfo: { username: 'alice' } };
+    const set = compilePolicies(parsePolicyDocuments(policy(expressions)), {
+      cel: {
+        profile: () => ({
+          names: ['request'],
+          activation: () => ({ request: whole }),
+          partialRoots: {
+            request: (_activation, fields) => {
+              built.push([...fields]);
+              return Object.fromEntries(fields.filter((f) => Object.hasOwn(whole, f)).map((f) => [f, whole[f as keyof typeof whole]]));
+            },
+          },
+        }),
+      },
+    });
+    return { built, failed: () => set.evaluate({}).violations.map((v) => v.rule) };
+  }
+
+  it('builds only the fields an expression reads through constant names', () => {
+    const { built, failed } = setup(["request.operation == 'CREATE' && !has(request.namespace)", "request.userInfo.username == 'alice'"]);
+    expect(failed()).toEqual([]);
+    expect(built).toEqual([['operation', 'namespace'], ['userInfo']]);
+  });
+
+  it('gives the whole root to an expression that iterates it, sizes it or reads a computed key', () => {
+    const { built, failed } = setup(['request.size() == 3', "request.exists(k, k == 'name')", "request['na' + 'me'] == 'web'", 'request != null']);
+    expect(failed()).toEqual([]);
+    expect(built).toEqual([]);
+  });
+});
+
 describe('a variable that passes a root through (Gatekeeper\'s anyObject)', () => {
   const policy = (validations: string[], variable = 'has(object.kind) ? object : object') => `
 apiVersion: verdict.dev/v1
