@@ -138,7 +138,7 @@ describe('verdict operations', () => {
   });
 
   it('one field of an image reads the same as the whole reference gives it, for every short reference', () => {
-    // The split as the grammar states it, with string operations (the library finds positions instead).
+    // The split as the grammar states it, written independently of the library.
     const split = (reference: string) => {
       let rest = reference;
       let digest: string | null = null;

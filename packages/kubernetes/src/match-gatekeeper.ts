@@ -12,11 +12,8 @@ import { generateNameMatcher, wildcardError, wildcardMatcher } from './wildcard.
 
 type Block = Readonly<Record<string, unknown>>;
 type Target = 'object' | 'oldObject';
-/**
- * A matcher that reads one of the two objects; it may throw (a match error). `either`, when given, is its
- * result for an input on which it reads neither object (the same for both), or `undefined` where it does.
- */
-type PerTarget = { key: string; text: string; test: (input: unknown, target: Target) => boolean; either?: (input: unknown) => boolean | undefined };
+/** A matcher that reads one of the two objects; it may throw (a match error). */
+type PerTarget = { key: string; text: string; test: (input: unknown, target: Target) => boolean };
 
 /** A list of strings at `path`, or `undefined` after reporting why not. */
 export function stringList(value: unknown, path: string, ctx: DialectContext, what: string): string[] | undefined {
@@ -157,25 +154,23 @@ function namespaceSelectorPart(value: unknown, ctx: DialectContext): PerTarget |
   const sel = labelSelector(value, '/namespaceSelector', ctx);
   if (!sel) return undefined;
   const text = `namespaceSelector: ${sel.text}`;
-  /** The namespace's labels decide, for every object but a Namespace (matched by its own labels). */
-  const byNamespace = (input: unknown): boolean => {
-    const namespace = inputString(input, 'namespace');
-    if (namespace === '') return true; // cluster-scoped: always matches
-    const labels = isObject(input) ? input['namespaceLabels'] : undefined;
-    if (!isObject(labels)) {
-      throw new Error(`namespaceSelector needs the labels of namespace "${namespace}", but the namespace lookup does not know it (give createAdmissionWebhook a namespaceLabels lookup, or feed its NamespaceCache)`);
-    }
-    return sel.matches(labels);
-  };
   return {
     key: 'namespaceSelector',
     text,
     test: (input, t) => {
-      if (!isNamespaceKind(input)) return byNamespace(input);
-      const object = inputObject(input, t);
-      return sel.matches(withNameLabel(metadataMap(object, 'labels'), str(metadataOf(object)?.['name']) || inputString(input, 'name')));
+      if (isNamespaceKind(input)) {
+        // A Namespace is matched by its own labels (of this object).
+        const object = inputObject(input, t);
+        return sel.matches(withNameLabel(metadataMap(object, 'labels'), str(metadataOf(object)?.['name']) || inputString(input, 'name')));
+      }
+      const namespace = inputString(input, 'namespace');
+      if (namespace === '') return true; // cluster-scoped: always matches
+      const labels = isObject(input) ? input['namespaceLabels'] : undefined;
+      if (!isObject(labels)) {
+        throw new Error(`namespaceSelector needs the labels of namespace "${namespace}", but the namespace lookup does not know it (give createAdmissionWebhook a namespaceLabels lookup, or feed its NamespaceCache)`);
+      }
+      return sel.matches(labels);
     },
-    either: (input) => (isNamespaceKind(input) ? undefined : byNamespace(input)),
   };
 }
 
@@ -222,14 +217,10 @@ export function compileGatekeeperMatch(block: Block, ctx: DialectContext): Selec
       for (let i = 0; i < perTarget.length; i++) if (!perTarget[i]!.test(input, t)) return false;
       return true;
     };
-    const both = (input: unknown) => onTarget(input, 'object') || onTarget(input, 'oldObject');
-    // One matcher that reads neither object for this input: one call, whichever object is present (the first
-    // matcher of the block has checked that one is). parameterSelection entries are mostly a namespaceSelector.
-    const either = perTarget.length === 1 ? perTarget[0]!.either : undefined;
     parts.push({
       where: perTarget.length === 1 ? `/${perTarget[0]!.key}` : '',
       describe: perTarget.map((p) => p.text).join(' and '),
-      test: either ? (input) => either(input) ?? both(input) : both,
+      test: (input) => onTarget(input, 'object') || onTarget(input, 'oldObject'),
     });
   }
   // Gatekeeper checks first that there is an object to match (else a match error): done by the first matcher

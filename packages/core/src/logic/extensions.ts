@@ -9,7 +9,7 @@ import { compileRegex } from '../patterns/regex.js';
 import { parseQuantity } from '../quantity.js';
 import { isPlainObject, ownGet } from '../util/object.js';
 import { spentText } from './builtins.js';
-import { IMAGE_PARTS, imagePart, parseImageReference, type ImagePart } from './image.js';
+import { parseImageReference } from './image.js';
 import { makeWalker, truthy, type Fn, type Scope } from './scope.js';
 
 export type Args = readonly Fn[];
@@ -29,9 +29,6 @@ export function constant(value: unknown): Fn {
 export function isConstant(fn: Fn | undefined): boolean {
   return fn !== undefined && CONSTANTS.has(fn);
 }
-
-/** `{"image": x}` operations, by the function compiled for them, with the function of `x`. */
-const IMAGE_SOURCES = new WeakMap<Fn, Fn>();
 
 /** Matchers for pattern lists read at evaluation time, by list (parameters are frozen, so each list is compiled once). */
 const listMatchers = new WeakMap<readonly unknown[], StringMatcher>();
@@ -126,8 +123,6 @@ export const EXTENSIONS: Record<string, (args: Args) => Fn> = {
     if (isConstant(key)) {
       const k = CONSTANTS.get(key);
       const segments = Array.isArray(k) ? k.map(String) : [String(k)];
-      const image = IMAGE_SOURCES.get(src);
-      if (image && segments.length === 1 && (IMAGE_PARTS as readonly string[]).includes(segments[0]!)) return imageField(image, segments[0] as ImagePart, fallback);
       const walk = makeWalker(segments);
       return (d, s) => {
         const v = walk(src(d, s), undefined);
@@ -193,30 +188,18 @@ export const EXTENSIONS: Record<string, (args: Args) => Fn> = {
   },
   image: (args) => {
     const a = arg(args, 0);
-    const fn: Fn = (d, s) => {
+    return (d, s) => {
       const v = a(d, s);
       if (typeof v !== 'string') return null;
       s.meter.spendText(v.length);
       return parseImageReference(v);
     };
-    IMAGE_SOURCES.set(fn, a);
-    return fn;
   },
   truthy: (args) => {
     const a = arg(args, 0);
     return (d, s) => truthy(a(d, s));
   },
 };
-
-/** `{"get": [{"image": x}, "<part>"]}`: the one field, split directly (same value, cost and fallback as reading it from the whole reference). */
-function imageField(source: Fn, part: ImagePart, fallback: Fn): Fn {
-  return (d, s) => {
-    const v = source(d, s);
-    if (typeof v !== 'string') return fallback(d, s);
-    s.meter.spendText(v.length);
-    return imagePart(v, part);
-  };
-}
 
 function affix(args: Args, test: (value: string, affix: string) => boolean): Fn {
   const [v, p] = [arg(args, 0), arg(args, 1)];

@@ -16,11 +16,6 @@ export interface ImageReference {
   name: string;
 }
 
-/** The fields of an {@link ImageReference}. */
-export type ImagePart = keyof ImageReference;
-
-export const IMAGE_PARTS: readonly ImagePart[] = ['registry', 'repository', 'tag', 'digest', 'name'];
-
 const cache = new Map<string, ImageReference>();
 
 /**
@@ -37,83 +32,31 @@ export function parseImageReference(reference: string): ImageReference {
   return hit;
 }
 
-/**
- * One field of `parseImageReference(reference)`, computed directly: no object, no cache lookup.
- * A rule that reads one field (`{"get": [{"image": …}, "registry"]}`) uses it: a reference parsed
- * from a request is a new string each time, and hashing it for the cache costs more than the split.
- */
-export function imagePart(reference: string, part: ImagePart): string | null {
-  const b = bounds(reference);
-  switch (part) {
-    case 'registry':
-      return registryOf(reference, b);
-    case 'repository':
-      return repositoryOf(reference, b);
-    case 'name':
-      return `${registryOf(reference, b)}/${repositoryOf(reference, b)}`;
-    case 'tag':
-      return b.tagAt < 0 ? null : reference.slice(b.tagAt + 1, b.end);
-    case 'digest':
-      return b.end === reference.length ? null : reference.slice(b.end + 1);
-  }
-}
-
 function parse(reference: string): ImageReference {
-  const b = bounds(reference);
-  const registry = registryOf(reference, b);
-  const repository = repositoryOf(reference, b);
-  return {
-    registry,
-    repository,
-    tag: b.tagAt < 0 ? null : reference.slice(b.tagAt + 1, b.end),
-    digest: b.end === reference.length ? null : reference.slice(b.end + 1),
-    name: `${registry}/${repository}`,
-  };
-}
-
-/**
- * Where the parts are. The reference is `name[:tag][@digest]`: `end` is where the digest's "@" is (or
- * the length), `tagAt` the tag's ":" (a ":" after the last "/" of the part before the digest) or -1,
- * and `slash` the "/" after a registry: the first component is a registry when it contains "." or
- * ":" or is "localhost" (-1: none, the registry is docker.io).
- */
-interface Bounds {
-  end: number;
-  tagAt: number;
-  slash: number;
-}
-
-function bounds(reference: string): Bounds {
-  const at = reference.indexOf('@');
-  const end = at >= 0 ? at : reference.length;
-  let lastSlash = -1;
-  let colon = -1;
-  for (let i = end - 1; i >= 0 && lastSlash < 0; i--) {
-    const c = reference.charCodeAt(i);
-    if (c === 0x2f) lastSlash = i;
-    else if (c === 0x3a && colon < 0) colon = i;
+  let rest = reference;
+  let digest: string | null = null;
+  const at = rest.indexOf('@');
+  if (at >= 0) {
+    digest = rest.slice(at + 1);
+    rest = rest.slice(0, at);
   }
-  const tagAt = colon > lastSlash ? colon : -1;
-  const nameEnd = tagAt >= 0 ? tagAt : end;
-  let slash = reference.indexOf('/');
-  if (slash >= nameEnd) slash = -1;
+  let tag: string | null = null;
+  const lastSlash = rest.lastIndexOf('/');
+  const colon = rest.lastIndexOf(':');
+  if (colon > lastSlash) {
+    tag = rest.slice(colon + 1);
+    rest = rest.slice(0, colon);
+  }
+  const slash = rest.indexOf('/');
+  let registry = 'docker.io';
+  let repository = rest;
   if (slash >= 0) {
-    let registry = slash === 9 && reference.startsWith('localhost');
-    for (let i = 0; i < slash && !registry; i++) {
-      const c = reference.charCodeAt(i);
-      registry = c === 0x2e || c === 0x3a;
+    const first = rest.slice(0, slash);
+    if (first.includes('.') || first.includes(':') || first === 'localhost') {
+      registry = first;
+      repository = rest.slice(slash + 1);
     }
-    if (!registry) slash = -1;
   }
-  return { end, tagAt, slash };
-}
-
-function registryOf(reference: string, b: Bounds): string {
-  return b.slash < 0 ? 'docker.io' : reference.slice(0, b.slash);
-}
-
-function repositoryOf(reference: string, b: Bounds): string {
-  const repository = reference.slice(b.slash + 1, b.tagAt >= 0 ? b.tagAt : b.end);
-  if (registryOf(reference, b) === 'docker.io' && !repository.includes('/')) return `library/${repository}`;
-  return repository;
+  if (registry === 'docker.io' && !repository.includes('/')) repository = `library/${repository}`;
+  return { registry, repository, tag, digest, name: `${registry}/${repository}` };
 }
