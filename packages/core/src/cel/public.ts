@@ -44,18 +44,18 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
     throw error;
   }
   const budget = options.budget;
-  const roots = compiled.roots;
+  // Only the names the expression reads are looked up and converted (how, decided here once): an unread variable is never touched.
+  const reads = compiled.roots.map((name) => ({ name, raw: compiled.raw.has(name), path: compiled.paths.get(name) ?? true }));
   return {
     type: compiled.type,
     evaluate(variables = {}) {
+      if (variables === null) throw VerdictError.invalidInput('variables must be an object of values by name (got null)');
       const act = new Activation();
       const conversions = { cache: new Map<object, unknown>() };
-      // Only the names the expression reads are looked up and converted: an unread variable is never touched.
-      if (variables === null) throw VerdictError.invalidInput('variables must be an object of values by name (got null)');
-      for (const k of roots) {
-        if (!isEnumerable.call(variables, k)) continue;
-        const v = variables[k];
-        act[k] = compiled.raw.has(k) ? given(v) : view(v, compiled.paths.get(k) ?? true, conversions);
+      for (const { name, raw, path } of reads) {
+        if (!isEnumerable.call(variables, name)) continue;
+        const v = variables[name];
+        act[name] = raw ? given(v) : view(v, path, conversions);
       }
       try {
         return fromCel(withMeter(budget === undefined ? UNMETERED : new CostMeter(budget), () => compiled.run(act, conversions)));

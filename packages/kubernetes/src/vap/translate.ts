@@ -10,7 +10,7 @@ import {
   didYouMean, validateLabelSelector, type DialectContext, type DocumentTranslator, type MatchDialect, type PolicyDocument, type TranslatedUnit, type TranslationContext,
 } from '@verdict/core';
 import { celCodeIndex, GATEKEEPER_VARIABLES, isConstraintTemplate, readCelTemplate, type CelConstraintTemplate } from '../gatekeeper-cel.js';
-import { isObject } from '../read.js';
+import { isObject, metadataOf, str } from '../read.js';
 import type { KubernetesObject } from '../types.js';
 import { ParamDocuments } from './params.js';
 import { ADMISSION_REGISTRATION, ADMISSION_REGISTRATION_VERSIONS, enforcementOf, readAdmissionPolicy, readPolicyBinding } from './read.js';
@@ -165,7 +165,8 @@ function gatekeeperPath(t: CelConstraintTemplate): (pointer: string) => string {
 function mutatingRefused(doc: unknown): string | undefined {
   const kind = isAdmissionKind(doc, 'MutatingAdmissionPolicy') ? 'MutatingAdmissionPolicy' : isAdmissionKind(doc, 'MutatingAdmissionPolicyBinding') ? 'MutatingAdmissionPolicyBinding' : undefined;
   if (!kind) return undefined;
-  const name = isObject(doc) && isObject(doc['metadata']) && typeof doc['metadata']['name'] === 'string' ? ` "${doc['metadata']['name']}"` : '';
+  const named = str(metadataOf(doc)?.['name']);
+  const name = named === '' ? '' : ` "${named}"`;
   const what = kind === 'MutatingAdmissionPolicy' ? `${kind}${name} mutates objects` : `${kind}${name} binds a MutatingAdmissionPolicy`;
   return `${what}, but these policies are loaded for a validating webhook, which never applies a mutation; load them for a mutating webhook (mutating: true in createAdmissionWebhook, kubernetes: {mutating: true} in a verdict config) or remove it`;
 }
