@@ -7,6 +7,7 @@ import type { CelOptions } from './cel/context.js';
 import { VerdictError } from './errors.js';
 import type { MergeRules } from './merge.js';
 import type { PatchType } from './mutate.js';
+import type { SelectionMemo } from './selectors/memo.js';
 import type { SelectorNode } from './selectors/node.js';
 import type { MatchDialect } from './selectors/types.js';
 import type { TemplateUnit } from './template-unit.js';
@@ -114,6 +115,8 @@ export interface CompiledPolicy {
   merge?: MergeRules;
   /** MatchAny combinations, merged lazily and cached by the list of matched entries. */
   anyCache: Map<string, Variant>;
+  /** The key function its match and every entry share (see `SelectionKey`), with the outcomes remembered per key. */
+  memo?: SelectionMemo;
   /** Evaluation-time parameter sets (see {@link CompileOptions.parameterSets}). */
   parameterSets?: ParameterSetResolver;
   /** Shared, frozen traces for the outcomes that do not depend on the input. */

@@ -12,7 +12,8 @@ import { LogicCompiler } from './logic/compile.js';
 import { checkMergeRules, type MergeRules } from './merge.js';
 import { sourceLocation, type PolicyDocument } from './parse.js';
 import { compileMatch, keyOwners, type SelectorEnv } from './selectors/compile.js';
-import { MATCH_ALL } from './selectors/node.js';
+import { SelectionMemo } from './selectors/memo.js';
+import { MATCH_ALL, sharedKey } from './selectors/node.js';
 import { PolicyIndex } from './selectors/policy-index.js';
 import type { MatchDialect } from './selectors/types.js';
 import { compileTemplateUnit, type TemplateUnit } from './template-unit.js';
@@ -245,6 +246,8 @@ class Loader {
       }),
     };
     if (merge) policy.merge = merge;
+    const selectionKey = sharedKey([match, ...entries.map((e) => e.match)]);
+    if (selectionKey) policy.memo = new SelectionMemo(selectionKey);
     const sets = this.options.parameterSets?.({ kind, name, document: doc });
     if (sets) policy.parameterSets = sets;
     this.policies.push(policy);

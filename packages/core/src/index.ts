@@ -35,7 +35,7 @@ export { PatternError } from './patterns/error.js';
 export { compileTemplate, type CompiledTemplate } from './template.js';
 export { documentSchema, type JsonSchemaDocument } from './schema.js';
 export { closest, didYouMean } from './util/suggest.js';
-export type { DialectContext, IndexHint, MatchDialect, Path, Selector } from './selectors/types.js';
+export type { DialectContext, IndexHint, MatchDialect, Path, SelectionKey, Selector } from './selectors/types.js';
 export {
   VerdictError, PolicyLoadError, SelectorError, formatProblem, toVerdictError,
   type Problem, type ProblemCode, type VerdictErrorCode,

@@ -8,6 +8,7 @@ import { BudgetExceeded, type CostMeter } from './budget.js';
 import { ComparisonError } from './logic/compare.js';
 import { truthy, rootStep, type Fn, type Scope } from './logic/scope.js';
 import type { CompiledPolicy, CompiledValidate } from './compile.js';
+import type { SelectionKey } from './selectors/types.js';
 import type { PathResolver } from './template.js';
 import type { Annotation, Decision, DecisionError, DecisionErrorCode, PolicyTrace, RuleTrace, Violation } from './types.js';
 import { describeType, ownGet } from './util/object.js';
@@ -82,6 +83,23 @@ export class Run {
 
   /** CEL audit annotations, made when the first is published (most evaluations have none). */
   annotations: Annotation[] | undefined;
+
+  /** The last selection key computed in this run: policies that share a key function read the input once. */
+  private keyFn: SelectionKey | undefined;
+  private keyValues: readonly unknown[] | undefined;
+
+  /** `key(input)`, once per key function and run (the input does not change while policies are selected). */
+  selectionKey(key: SelectionKey, input: unknown): readonly unknown[] | undefined {
+    if (key !== this.keyFn) {
+      this.keyFn = key;
+      try {
+        this.keyValues = key(input);
+      } catch {
+        this.keyValues = undefined; // a key that cannot be read: match as usual
+      }
+    }
+    return this.keyValues;
+  }
 
   violate(policy: CompiledPolicy, rule: string, message: string, extra?: Details): void {
     if (policy.enforcementAction === 'deny') this.allowed = false;

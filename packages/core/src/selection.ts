@@ -49,26 +49,38 @@ export function noMatch(policy: CompiledPolicy, run: Run, why: string): boolean 
  */
 export function choose(policy: CompiledPolicy, scope: Scope, run: Run, explain: boolean): PolicyTrace {
   const { name, kind, enforcementAction } = policy;
+  // A remembered outcome for this input's key (never while explaining: its trace lists every mismatch).
+  const memo = explain ? undefined : policy.memo;
+  const values = memo ? run.selectionKey(memo.key, scope.input) : undefined;
+  const known = values ? memo!.recall(values) : undefined;
   let failed: SelectorNode | undefined;
   try {
-    failed = policy.match.test(scope);
+    failed = known ? known.failed : policy.match.test(scope);
   } catch (error) {
     const trace: PolicyTrace = { policy: name, kind, enforcementAction, matched: false, error: (error as Error).message, rules: [] };
     stopped(error, policy, trace, run);
     run.fail(policy, 'MATCH_ERROR', `unable to match: ${trace.error}`);
     return trace;
   }
-  if (failed) return { policy: name, kind, enforcementAction, matched: false, mismatch: mismatch(failed), rules: [] };
+  if (failed) {
+    if (values && !known) memo!.remember(values, { failed, matched: undefined });
+    return { policy: name, kind, enforcementAction, matched: false, mismatch: mismatch(failed), rules: [] };
+  }
   let variant: Variant = policy.base;
   let selection: SelectionTrace;
   const entries = policy.entries;
   if (entries.length === 0) {
     selection = policy.outcomes.noEntries;
+    if (values && !known) memo!.remember(values, { failed: undefined, matched: undefined });
   } else {
     let matched: CompiledEntry | readonly CompiledEntry[] | undefined;
     const mismatches: NonNullable<SelectionTrace['mismatches']> | undefined = explain ? [] : undefined;
     try {
-      matched = policy.behavior === 'MatchFirst' ? firstEntry(policy, scope, mismatches) : allEntries(policy, scope, mismatches);
+      if (known) matched = known.matched;
+      else {
+        matched = policy.behavior === 'MatchFirst' ? firstEntry(policy, scope, mismatches) : allEntries(policy, scope, mismatches);
+        if (values) memo!.remember(values, { failed: undefined, matched });
+      }
     } catch (error) {
       const trace: PolicyTrace = { policy: name, kind, enforcementAction, matched: true, error: (error as Error).message, rules: [] };
       stopped(error, policy, trace, run);

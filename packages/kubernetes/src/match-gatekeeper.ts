@@ -197,6 +197,23 @@ function namePart(value: unknown, ctx: DialectContext): PerTarget | undefined {
 
 type TestSelector = Extract<Selector, { test: unknown }>;
 
+/**
+ * What a match block without labelSelector or name reads of a request, as core's selection key: the
+ * kind, the namespace, its labels and which objects are present. A Namespace object is matched by its
+ * own labels, and labels that are not frozen (a NamespaceCache's are) may change in place: neither has
+ * a key. One function for every block, so that core remembers a constraint's matching and
+ * parameterSelection per key instead of running them on every review.
+ */
+function requestKey(input: unknown): readonly unknown[] | undefined {
+  if (!isObject(input) || isNamespaceKind(input)) return undefined;
+  const labels = input['namespaceLabels'];
+  if (labels !== undefined && !(isObject(labels) && Object.isFrozen(labels))) return undefined;
+  const kind = input['kind'];
+  const group = isObject(kind) ? str(kind['group']) : '';
+  const name = isObject(kind) ? str(kind['kind']) : '';
+  return [group, name, inputString(input, 'namespace'), labels, isObject(input['object']), isObject(input['oldObject'])];
+}
+
 /** Compiles the Gatekeeper keys of one match block. */
 export function compileGatekeeperMatch(block: Block, ctx: DialectContext): Selector {
   const parts: TestSelector[] = [];
@@ -225,9 +242,12 @@ export function compileGatekeeperMatch(block: Block, ctx: DialectContext): Selec
   }
   // Gatekeeper checks first that there is an object to match (else a match error): done by the first matcher
   // itself, which saves a selector per block (parameterSelection entries are matched on every review).
+  // labelSelector and name read each object: a block with them has no key.
+  const key = perTarget.every((p) => p.key === 'namespaceSelector') ? requestKey : undefined;
   const first = parts[0];
-  if (!first) return { test: objectsPresent, describe: 'object or oldObject is present' };
+  if (!first) return { test: objectsPresent, describe: 'object or oldObject is present', ...(key ? { key } : {}) };
   const test = first.test;
   parts[0] = { ...first, test: (input) => objectsPresent(input) && test(input) };
+  if (key) for (let i = 0; i < parts.length; i++) parts[i] = { ...parts[i]!, key };
   return parts.length === 1 ? parts[0] : { all: parts };
 }

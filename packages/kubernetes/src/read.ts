@@ -52,13 +52,14 @@ const withName = new WeakMap<object, { name: string; labels: LabelMap }>();
 /**
  * A namespace's labels with `kubernetes.io/metadata.name` set. The source is
  * never modified: labels that already carry the name are used as they are,
- * and copies are cached per source object (a lookup that returns the same
- * map for every request costs one WeakMap hit).
+ * and copies of frozen sources are cached per source object (a lookup that
+ * returns the same frozen map for every request costs one WeakMap hit). A
+ * source that is not frozen may change in place: it is copied each time.
  */
 export function withNameLabel(labels: unknown, name: string): LabelMap {
   if (isObject(labels)) {
     if (labels[NAMESPACE_NAME_LABEL] === name && hasOwn.call(labels, NAMESPACE_NAME_LABEL)) return labels as LabelMap;
-    const cached = withName.get(labels);
+    const cached = Object.isFrozen(labels) ? withName.get(labels) : undefined;
     if (cached !== undefined && cached.name === name) return cached.labels;
   }
   const out: Record<string, string> = {};
@@ -71,7 +72,7 @@ export function withNameLabel(labels: unknown, name: string): LabelMap {
     }
   }
   out[NAMESPACE_NAME_LABEL] = name;
-  if (isObject(labels)) withName.set(labels, { name, labels: out });
+  if (isObject(labels) && Object.isFrozen(labels)) withName.set(labels, { name, labels: out });
   return out;
 }
 

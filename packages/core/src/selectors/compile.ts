@@ -11,7 +11,7 @@ import { truthy } from '../logic/scope.js';
 import { deepEqual, describeType, escapePointerSegment, getPath, isPlainObject, parsePathNotation, preview } from '../util/object.js';
 import { didYouMean } from '../util/suggest.js';
 import { allOf, anyOf, leaf, MATCH_ALL, MATCH_NONE, notOf, type Fact, type SelectorNode } from './node.js';
-import type { DialectContext, IndexHint, MatchDialect, Path, Selector } from './types.js';
+import type { DialectContext, IndexHint, MatchDialect, Path, SelectionKey, Selector } from './types.js';
 
 export const CORE_KEYS = ['labels', 'fields', 'when', 'all', 'any', 'not'] as const;
 
@@ -199,7 +199,7 @@ function labelFacts(path: readonly string[], requirements: readonly LabelSelecto
 /** A composite a dialect described: reported as one part, with the dialect's words, when it fails. */
 function described(inner: SelectorNode, at: string, text: string | undefined): SelectorNode {
   if (text === undefined || inner === MATCH_ALL) return inner;
-  return leaf(at, text, (scope) => !inner.test(scope), inner.facts ? { hints: inner.hints, facts: inner.facts } : { hints: inner.hints });
+  return leaf(at, text, (scope) => !inner.test(scope), { hints: inner.hints, key: inner.key, ...(inner.facts ? { facts: inner.facts } : {}) });
 }
 
 /** A predicate over a value (a list matches when any element does). */
@@ -287,7 +287,8 @@ export function compileSelector(selector: Selector, base: string, env: SelectorE
   if ('test' in s && typeof s.test === 'function') {
     const test = s.test as (input: unknown) => boolean;
     const hint = s.index as IndexHint | undefined;
-    return leaf(at, describe ?? 'custom test', (scope) => test(scope.input), { hints: hint ? [hint] : [] });
+    const key = typeof s.key === 'function' ? (s.key as SelectionKey) : undefined;
+    return leaf(at, describe ?? 'custom test', (scope) => test(scope.input), { hints: hint ? [hint] : [], key });
   }
   env.problem(base, 'INVALID_MATCH', `internal: unrecognised selector ${preview(selector)}`);
   return MATCH_NONE;

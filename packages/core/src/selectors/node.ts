@@ -1,6 +1,6 @@
 /** Compiled selectors: closures that return `undefined` on a match, or the leaf that failed. */
 import type { Scope } from '../logic/scope.js';
-import type { IndexHint } from './types.js';
+import type { IndexHint, SelectionKey } from './types.js';
 
 /**
  * A necessary condition on one label of a label map, kept for static analysis
@@ -27,15 +27,38 @@ export interface SelectorNode {
   readonly test: (scope: Scope) => SelectorNode | undefined;
   /** Conditions every matching input satisfies (label requirements), for lint. */
   readonly facts?: readonly Fact[];
+  /** The answer depends only on these values of the input (see {@link SelectionKey}). */
+  readonly key?: SelectionKey;
 }
 
 /** A selector reported as one part: it fails as itself. `known` carries its index hints and lint facts. */
-export function leaf(at: string, text: string, matches: (scope: Scope) => boolean, known: { hints?: readonly IndexHint[]; facts?: readonly Fact[] } = {}): SelectorNode {
-  const node: SelectorNode = { at, text, hints: known.hints ?? [], test: (scope) => (matches(scope) ? undefined : node), ...(known.facts ? { facts: known.facts } : {}) };
+export function leaf(at: string, text: string, matches: (scope: Scope) => boolean, known: { hints?: readonly IndexHint[]; facts?: readonly Fact[]; key?: SelectionKey | undefined } = {}): SelectorNode {
+  const node: SelectorNode = {
+    at, text, hints: known.hints ?? [], test: (scope) => (matches(scope) ? undefined : node), ...(known.facts ? { facts: known.facts } : {}), ...(known.key ? { key: known.key } : {}),
+  };
   return node;
 }
 
 export const MATCH_ALL: SelectorNode = { at: '', text: '(everything)', hints: [], test: () => undefined };
+
+/**
+ * The key function every node shares, when each one has the same key or is constant
+ * (MATCH_ALL, MATCH_NONE); `undefined` when one has none, two differ, or all are constant.
+ */
+export function sharedKey(nodes: readonly SelectorNode[]): SelectionKey | undefined {
+  let key: SelectionKey | undefined;
+  for (const node of nodes) {
+    if (node === MATCH_ALL || node === MATCH_NONE) continue;
+    if (node.key === undefined || (key !== undefined && node.key !== key)) return undefined;
+    key = node.key;
+  }
+  return key;
+}
+
+/** `node` with `key` (when there is one). */
+function keyed<T extends SelectorNode>(node: T, key: SelectionKey | undefined): T {
+  return key ? { ...node, key } : node;
+}
 
 export function allOf(at: string, children: readonly SelectorNode[]): SelectorNode {
   const parts = children.filter((c) => c !== MATCH_ALL);
@@ -44,11 +67,12 @@ export function allOf(at: string, children: readonly SelectorNode[]): SelectorNo
   const hints = parts.flatMap((c) => c.hints);
   const facts = parts.flatMap((c) => c.facts ?? []);
   const text = parts.map((c) => c.text).join(' and ');
+  const key = sharedKey(parts);
   if (parts.length === 2) {
     const [a, b] = parts as [SelectorNode, SelectorNode];
-    return { at, text, hints, facts, test: (s) => a.test(s) ?? b.test(s) };
+    return keyed({ at, text, hints, facts, test: (s) => a.test(s) ?? b.test(s) }, key);
   }
-  return {
+  return keyed({
     at, text, hints, facts,
     test: (s) => {
       for (let i = 0; i < parts.length; i++) {
@@ -57,7 +81,7 @@ export function allOf(at: string, children: readonly SelectorNode[]): SelectorNo
       }
       return undefined;
     },
-  };
+  }, key);
 }
 
 /** Hints common to every branch (same path), with their values united. */
@@ -84,6 +108,7 @@ function commonHints(children: readonly SelectorNode[]): IndexHint[] {
 export function anyOf(at: string, children: readonly SelectorNode[]): SelectorNode {
   if (children.some((c) => c === MATCH_ALL)) return MATCH_ALL;
   if (children.length === 1) return children[0]!;
+  const key = sharedKey(children);
   const node: SelectorNode = {
     at,
     text: `any of (${children.map((c) => c.text).join('; ')})`,
@@ -92,12 +117,14 @@ export function anyOf(at: string, children: readonly SelectorNode[]): SelectorNo
       for (let i = 0; i < children.length; i++) if (!children[i]!.test(s)) return undefined;
       return node;
     },
+    ...(key ? { key } : {}),
   };
   return node;
 }
 
 export function notOf(at: string, child: SelectorNode): SelectorNode {
-  const node: SelectorNode = { at, text: `not (${child.text})`, hints: [], test: (s) => (child.test(s) ? undefined : node) };
+  const key = sharedKey([child]);
+  const node: SelectorNode = { at, text: `not (${child.text})`, hints: [], test: (s) => (child.test(s) ? undefined : node), ...(key ? { key } : {}) };
   return node;
 }
 

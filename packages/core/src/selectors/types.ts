@@ -15,7 +15,8 @@ export type Path = string | readonly string[];
  *   and none of `exclude` (for a list value: any element);
  * - `{when}`: a json-logic condition (root mode: the input, with `parameters` = the constraint's `spec.parameters`);
  * - `{test}`: a predicate of the dialect's own, for semantics the other forms cannot express.
- *   It may throw to signal a matching error (the policy then reports an error).
+ *   It may throw to signal a matching error (the policy then reports an error). With `key`
+ *   (see {@link SelectionKey}) core may reuse its answer for inputs with the same key.
  */
 export type Selector =
   | boolean
@@ -25,7 +26,17 @@ export type Selector =
   | SelectorCommon & { labels: LabelSelector | string; path: Path }
   | SelectorCommon & { field: Path; values?: readonly unknown[]; exclude?: readonly unknown[] }
   | SelectorCommon & { when: unknown }
-  | SelectorCommon & { test: (input: unknown) => boolean; index?: IndexHint };
+  | SelectorCommon & { test: (input: unknown) => boolean; index?: IndexHint; key?: SelectionKey };
+
+/**
+ * The values of an input that a `{test}` selector's answer depends on, compared with `===` in
+ * order; `undefined` when, for this input, the answer may depend on more. When every selector of a
+ * policy (its match and each parameterSelection entry) has the same key function, core remembers
+ * the policy's matching and parameterSelection outcome per key: a recent key skips them. A test
+ * that throws is never remembered. Objects in a key are compared by identity, so they must not
+ * change (give frozen ones only).
+ */
+export type SelectionKey = (input: unknown) => readonly unknown[] | undefined;
 
 export interface SelectorCommon {
   /** JSON pointer relative to the match block (e.g. `/namespaceSelector`). */
