@@ -211,7 +211,8 @@ function requestKey(input: unknown): readonly unknown[] | undefined {
   const kind = input['kind'];
   const group = isObject(kind) ? str(kind['group']) : '';
   const name = isObject(kind) ? str(kind['kind']) : '';
-  return [group, name, inputString(input, 'namespace'), labels, isObject(input['object']), isObject(input['oldObject'])];
+  // The labels first: they tell namespaces apart at the first comparison.
+  return [labels, inputString(input, 'namespace'), name, group, isObject(input['object']), isObject(input['oldObject'])];
 }
 
 /** Compiles the Gatekeeper keys of one match block. */
