@@ -181,7 +181,9 @@ drives them from the bench's process with keep-alive connections, cycling throug
 requests and seconds, after a warm-up; runs alternate between the servers in rounds, and each row sums its rounds.
 Latency percentiles come from autocannon's per-response times. Servers and load generator share the machine's
 ${m.cores} cores, so the ratios to the bare server are the figures to read: what the webhook adds to Node's own TLS and
-HTTP work. Each of the ${results.runs} processes starts its own four servers (two processes of the same server differ by a
+HTTP work. The constraints' match blocks read only the request (kind, namespace, namespace labels), so the webhook
+remembers their matching and parameterSelection per namespace ([selection keys](concepts/selectors.md#remembered-matching-selection-keys)):
+what it adds to a review is the rules and the decision. Each of the ${results.runs} processes starts its own four servers (two processes of the same server differ by a
 few percent: JIT and memory layout); a row shows the medians over processes, and its ratio is the median of each
 process's own ratio.
 
