@@ -69,24 +69,23 @@ export function choose(policy: CompiledPolicy, scope: Scope, run: Run, explain: 
   let variant: Variant = policy.base;
   let selection: SelectionTrace;
   const entries = policy.entries;
-  if (entries.length === 0) {
-    selection = policy.outcomes.noEntries;
-    if (values && !known) memo!.remember(values, { failed: undefined, matched: undefined });
-  } else {
-    let matched: CompiledEntry | readonly CompiledEntry[] | undefined;
-    const mismatches: NonNullable<SelectionTrace['mismatches']> | undefined = explain ? [] : undefined;
+  let matched: CompiledEntry | readonly CompiledEntry[] | undefined;
+  const mismatches: NonNullable<SelectionTrace['mismatches']> | undefined = explain ? [] : undefined;
+  if (known) matched = known.matched;
+  else if (entries.length > 0) {
     try {
-      if (known) matched = known.matched;
-      else {
-        matched = policy.behavior === 'MatchFirst' ? firstEntry(policy, scope, mismatches) : allEntries(policy, scope, mismatches);
-        if (values) memo!.remember(values, { failed: undefined, matched });
-      }
+      matched = policy.behavior === 'MatchFirst' ? firstEntry(policy, scope, mismatches) : allEntries(policy, scope, mismatches);
     } catch (error) {
       const trace: PolicyTrace = { policy: name, kind, enforcementAction, matched: true, error: (error as Error).message, rules: [] };
       stopped(error, policy, trace, run);
       run.fail(policy, 'MATCH_ERROR', `unable to match parameterSelection: ${trace.error}`);
       return trace;
     }
+  }
+  if (values && !known) memo!.remember(values, { failed: undefined, matched });
+  if (entries.length === 0) {
+    selection = policy.outcomes.noEntries;
+  } else {
     const none = matched === undefined || (Array.isArray(matched) && matched.length === 0);
     if (mismatches) {
       const list = none ? [] : Array.isArray(matched) ? matched : [matched as CompiledEntry];

@@ -208,11 +208,9 @@ function requestKey(input: unknown): readonly unknown[] | undefined {
   if (!isObject(input) || isNamespaceKind(input)) return undefined;
   const labels = input['namespaceLabels'];
   if (labels !== undefined && !(isObject(labels) && Object.isFrozen(labels))) return undefined;
-  const kind = input['kind'];
-  const group = isObject(kind) ? str(kind['group']) : '';
-  const name = isObject(kind) ? str(kind['kind']) : '';
+  const { group, kind } = kindOf(input);
   // The labels first: they tell namespaces apart at the first comparison.
-  return [labels, inputString(input, 'namespace'), name, group, isObject(input['object']), isObject(input['oldObject'])];
+  return [labels, inputString(input, 'namespace'), kind, group, isObject(input['object']), isObject(input['oldObject'])];
 }
 
 /** Compiles the Gatekeeper keys of one match block. */

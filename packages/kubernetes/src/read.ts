@@ -57,9 +57,10 @@ const withName = new WeakMap<object, { name: string; labels: LabelMap }>();
  * source that is not frozen may change in place: it is copied each time.
  */
 export function withNameLabel(labels: unknown, name: string): LabelMap {
+  const cacheable = isObject(labels) && Object.isFrozen(labels);
   if (isObject(labels)) {
     if (labels[NAMESPACE_NAME_LABEL] === name && hasOwn.call(labels, NAMESPACE_NAME_LABEL)) return labels as LabelMap;
-    const cached = Object.isFrozen(labels) ? withName.get(labels) : undefined;
+    const cached = cacheable ? withName.get(labels) : undefined;
     if (cached !== undefined && cached.name === name) return cached.labels;
   }
   const out: Record<string, string> = {};
@@ -72,7 +73,7 @@ export function withNameLabel(labels: unknown, name: string): LabelMap {
     }
   }
   out[NAMESPACE_NAME_LABEL] = name;
-  if (isObject(labels) && Object.isFrozen(labels)) withName.set(labels, { name, labels: out });
+  if (cacheable) withName.set(labels, { name, labels: out });
   return out;
 }
 

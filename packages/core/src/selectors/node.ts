@@ -34,7 +34,7 @@ export interface SelectorNode {
 /** A selector reported as one part: it fails as itself. `known` carries its index hints and lint facts. */
 export function leaf(at: string, text: string, matches: (scope: Scope) => boolean, known: { hints?: readonly IndexHint[]; facts?: readonly Fact[]; key?: SelectionKey | undefined } = {}): SelectorNode {
   const node: SelectorNode = {
-    at, text, hints: known.hints ?? [], test: (scope) => (matches(scope) ? undefined : node), ...(known.facts ? { facts: known.facts } : {}), ...(known.key ? { key: known.key } : {}),
+    at, text, hints: known.hints ?? [], test: (scope) => (matches(scope) ? undefined : node), ...(known.facts ? { facts: known.facts } : {}), ...keyed(known.key),
   };
   return node;
 }
@@ -55,9 +55,9 @@ export function sharedKey(nodes: readonly SelectorNode[]): SelectionKey | undefi
   return key;
 }
 
-/** `node` with `key` (when there is one). */
-function keyed<T extends SelectorNode>(node: T, key: SelectionKey | undefined): T {
-  return key ? { ...node, key } : node;
+/** The `key` member of a node, when it has one. */
+function keyed(key: SelectionKey | undefined): { key?: SelectionKey } {
+  return key ? { key } : {};
 }
 
 export function allOf(at: string, children: readonly SelectorNode[]): SelectorNode {
@@ -70,10 +70,10 @@ export function allOf(at: string, children: readonly SelectorNode[]): SelectorNo
   const key = sharedKey(parts);
   if (parts.length === 2) {
     const [a, b] = parts as [SelectorNode, SelectorNode];
-    return keyed({ at, text, hints, facts, test: (s) => a.test(s) ?? b.test(s) }, key);
+    return { at, text, hints, facts, test: (s) => a.test(s) ?? b.test(s), ...keyed(key) };
   }
-  return keyed({
-    at, text, hints, facts,
+  return {
+    at, text, hints, facts, ...keyed(key),
     test: (s) => {
       for (let i = 0; i < parts.length; i++) {
         const failed = parts[i]!.test(s);
@@ -81,7 +81,7 @@ export function allOf(at: string, children: readonly SelectorNode[]): SelectorNo
       }
       return undefined;
     },
-  }, key);
+  };
 }
 
 /** Hints common to every branch (same path), with their values united. */
@@ -108,7 +108,6 @@ function commonHints(children: readonly SelectorNode[]): IndexHint[] {
 export function anyOf(at: string, children: readonly SelectorNode[]): SelectorNode {
   if (children.some((c) => c === MATCH_ALL)) return MATCH_ALL;
   if (children.length === 1) return children[0]!;
-  const key = sharedKey(children);
   const node: SelectorNode = {
     at,
     text: `any of (${children.map((c) => c.text).join('; ')})`,
@@ -117,14 +116,13 @@ export function anyOf(at: string, children: readonly SelectorNode[]): SelectorNo
       for (let i = 0; i < children.length; i++) if (!children[i]!.test(s)) return undefined;
       return node;
     },
-    ...(key ? { key } : {}),
+    ...keyed(sharedKey(children)),
   };
   return node;
 }
 
 export function notOf(at: string, child: SelectorNode): SelectorNode {
-  const key = sharedKey([child]);
-  const node: SelectorNode = { at, text: `not (${child.text})`, hints: [], test: (s) => (child.test(s) ? undefined : node), ...(key ? { key } : {}) };
+  const node: SelectorNode = { at, text: `not (${child.text})`, hints: [], test: (s) => (child.test(s) ? undefined : node), ...keyed(sharedKey([child])) };
   return node;
 }
 

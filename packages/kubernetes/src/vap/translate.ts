@@ -163,7 +163,7 @@ function gatekeeperPath(t: CelConstraintTemplate): (pointer: string) => string {
  * never returns a patch, so loading it would silently drop its mutations.
  */
 function mutatingRefused(doc: unknown): string | undefined {
-  const kind = isAdmissionKind(doc, 'MutatingAdmissionPolicy') ? 'MutatingAdmissionPolicy' : isAdmissionKind(doc, 'MutatingAdmissionPolicyBinding') ? 'MutatingAdmissionPolicyBinding' : undefined;
+  const kind = (['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'] as const).find((k) => isAdmissionKind(doc, k));
   if (!kind) return undefined;
   const named = str(metadataOf(doc)?.['name']);
   const name = named === '' ? '' : ` "${named}"`;
