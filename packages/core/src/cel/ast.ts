@@ -153,7 +153,15 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
         return;
       }
       case 'comprehension': {
-        const a = node.args as { iterable: Node; init: Node; step: Node; iterVarName: string };
+        const a = node.args as { iterable: Node; init: Node; step: Node; iterVarName: string; iterVar2Name?: string };
+        if (a.iterVar2Name !== undefined) {
+          // Two variables (index or key, element or value): the range is read whole, its variables read nothing more of it.
+          visit(a.iterable, bound, false);
+          visit(a.init, bound, false);
+          visit(a.step, bindTo(bindTo(bound, a.iterVarName, undefined, false), a.iterVar2Name, undefined, false), false);
+          meterComprehension(node);
+          return;
+        }
         const range = chain(a.iterable, bound);
         if (range) {
           // The range is read as a container: its elements only where the step reads them.

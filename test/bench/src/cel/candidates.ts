@@ -7,6 +7,9 @@ import { Environment } from '@marcbachmann/cel-js';
 import { celEnv, isCelError, isCelList, isCelMap, isCelType, isCelUint, parse as bufParse, plan as bufPlan } from '@bufbuild/cel';
 import { strings as bufStrings } from '@bufbuild/cel/ext';
 import * as chromeCel from 'cel-js';
+// verdict's own compilation (relative: the bench measures the sources, with the planner).
+import { buildCel } from '../../../../packages/core/src/cel/compile.js';
+import { celEnvironment } from '../../../../packages/core/src/cel/env.js';
 
 /** A value in a form every library's results can be compared in. */
 export type Canonical =
@@ -172,4 +175,19 @@ export const chromegg: Candidate = {
   },
 };
 
-export const CANDIDATES: readonly Candidate[] = [marcbachmann, bufbuild, chromegg];
+// ---- verdict: cel-js's parser and checker with verdict's environment and planner ------------------------
+export const verdict: Candidate = {
+  name: 'verdict',
+  version: 'planner',
+  compile(expr) {
+    const compiled = buildCel(expr, { environment: celEnvironment(), refuse: new Map() });
+    return (bindings) => compiled.run(Object.fromEntries(Object.entries(bindings).map(([k, x]) => [k, marcInput(x)])));
+  },
+  canonical: marcCanonical,
+  compileJson(expr) {
+    const compiled = buildCel(expr, { environment: celEnvironment(), refuse: new Map() });
+    return (bindings) => compiled.run(bindings);
+  },
+};
+
+export const CANDIDATES: readonly Candidate[] = process.argv.includes('--verdict') ? [verdict] : [marcbachmann, bufbuild, chromegg, verdict];

@@ -126,7 +126,7 @@ export function measureConformance(showFailures = false): FileResult[] {
         const r = runOne(c, test);
         if (r.outcome === 'pass') pass++;
         else if (r.outcome === 'proto') proto++;
-        else if (showFailures && (shown.get(c.name) ?? 0) < 40) {
+        else if (showFailures && (shown.get(c.name) ?? 0) < (process.argv.includes('--all-failures') ? Infinity : 40)) {
           shown.set(c.name, (shown.get(c.name) ?? 0) + 1);
           console.log(`  [${c.name}] ${name}: ${test.original.expr.slice(0, 80)} → ${r.why}`);
         }

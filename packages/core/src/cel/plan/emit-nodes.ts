@@ -86,9 +86,13 @@ export function emitNode(e: Emitter, node: PlanNode, scope: Scope): string {
     }
     case 'comprehension':
       expectEvaluate(node, 'evaluate');
+      // Two-variable comprehensions are rarer: the closure plan's step.
+      if ((node.args as ComprehensionArgs).iterVar2Name !== undefined) return e.assign(`${e.constant(e.p.plan(node, scope))}(f)`);
       return emitComprehension(e, node, scope);
     case 'accuValue': case 'accuInc': case 'accuPush':
       return emitAccu(e, node, scope);
+    case 'accuSet': case 'accuMerge':
+      return e.assign(`${e.constant(e.p.plan(node, scope))}(f)`);
     default:
       // Maps and anything rarer: the closure plan's step.
       return e.assign(`${e.constant(e.p.plan(node, scope))}(f)`);

@@ -30,7 +30,7 @@ export function invariant(node: PlanNode, bound: ReadonlyMap<string, number>): b
       return true;
     case 'id':
       return !bound.has(node.args as string);
-    case 'comprehension': case 'accuValue': case 'accuInc': case 'accuPush':
+    case 'comprehension': case 'accuValue': case 'accuInc': case 'accuPush': case 'accuSet': case 'accuMerge':
       return false;
     default:
       return children(node.args, []).every((n) => invariant(n, bound));

@@ -32,8 +32,18 @@ export function slot(scope: Scope): number {
   return scope.count.n++;
 }
 
+/** A two-variable comprehension's range as [index, element] or [key, value] pairs (cel-js `toEntries`). */
+export function entries(ev: Evaluator, items: unknown, node: PlanNode): [unknown, unknown][] {
+  if (Array.isArray(items)) return items.map((v, i) => [BigInt(i), v]);
+  if (items instanceof Set) return [...(items as Set<unknown>)].map((v, i) => [BigInt(i), v]);
+  if (items instanceof Map) return [...(items as Map<unknown, unknown>)];
+  if (items && typeof items === 'object') return Object.keys(items).map((k) => [k, (items as Record<string, unknown>)[k]]);
+  throw ev.createError('invalid_comprehension_range', `Expression of type '${ev.debugType(items).name}' cannot be range of a comprehension (must be list, map, or dynamic).`, node);
+}
+
 export function planComprehension(p: Planner, node: PlanNode, scope: Scope): Step {
   const a = node.args as ComprehensionArgs;
+  if (a.iterVar2Name !== undefined) return planTwoVarComprehension(p, a, scope);
   const ev = p.ev;
   // A range read from an unconverted root stays unconverted; its elements are converted where used.
   const raw = planRaw(p, a.iterable, scope);
@@ -90,6 +100,73 @@ export function planComprehension(p: Planner, node: PlanNode, scope: Scope): Ste
       acc = out;
     }
     if (error && condition(acc)) throw error;
+    return result(acc);
+  };
+}
+
+/**
+ * A two-variable comprehension (`all(i, v, …)`, `transformMap(k, v, …)`, …): the range converted, each
+ * step with the index or key in one slot and the element or value in another. The same loop as above.
+ */
+function planTwoVarComprehension(p: Planner, a: ComprehensionArgs, scope: Scope): Step {
+  const ev = p.ev;
+  const range = p.plan(a.iterable, scope);
+  const init = p.plan(a.init, scope);
+  const first = slot(scope);
+  const second = slot(scope);
+  const accu = slot(scope);
+  const name2 = a.iterVar2Name!;
+  const bindFirst = binder(ev, a.iterVarName, a.iterCtx?.iterType);
+  const bindSecond = binder(ev, name2, a.iterCtx?.iterType2);
+  const vars = new Map(scope.vars).set(a.iterVarName, first).set(name2, second);
+  const raw = bindRaw({ ...scope, raw: bindRaw(scope, a.iterVarName, undefined) }, name2, undefined);
+  const step = p.plan(a.step, { vars, raw, accu, count: scope.count });
+  const { condition, result } = a;
+  if (typeof result !== 'function' || (condition !== undefined && typeof condition !== 'function')) throw new NotPlanned('comprehension shape');
+  if (!a.errorsAreFatal && !condition) throw new NotPlanned('quantifier without condition');
+  const bind = (f: Frame, pair: [unknown, unknown]): void => {
+    bindSecond(f, second, pair[1]);
+    bindFirst(f, first, pair[0]);
+  };
+  const start = (f: Frame): [unknown, unknown][] => {
+    const value = range(f);
+    spend(sizeOf(value));
+    const items = entries(ev, value, a.iterable);
+    f.slots[accu] = init(f);
+    return items;
+  };
+  if (a.errorsAreFatal) {
+    return (f) => {
+      const items = start(f);
+      let acc = f.slots[accu];
+      for (let i = 0; i < items.length; i++) {
+        if (condition && !condition(acc)) break;
+        bind(f, items[i]!);
+        acc = step(f);
+      }
+      return result(acc);
+    };
+  }
+  return (f) => {
+    const items = start(f);
+    let acc = f.slots[accu];
+    let error: Error | undefined;
+    for (let i = 0; i < items.length; i++) {
+      if (!condition!(acc)) return result(acc);
+      let out: unknown;
+      bind(f, items[i]!);
+      try {
+        out = step(f);
+      } catch (thrown) {
+        out = thrown;
+      }
+      if (out instanceof Error) {
+        error ??= out;
+        continue;
+      }
+      acc = out;
+    }
+    if (error && condition!(acc)) throw error;
     return result(acc);
   };
 }

@@ -48,12 +48,14 @@ export interface PlanNode {
 export interface ComprehensionArgs {
   readonly iterable: PlanNode;
   readonly iterVarName: string;
+  /** A two-variable comprehension's second variable (the element of a list, the value of a map). */
+  readonly iterVar2Name?: string;
   readonly init: PlanNode;
   readonly step: PlanNode;
   readonly errorsAreFatal?: boolean;
   readonly condition?: (accu: unknown) => boolean;
   readonly result: (accu: unknown) => unknown;
-  readonly iterCtx?: { readonly iterType?: CelType };
+  readonly iterCtx?: { readonly iterType?: CelType; readonly iterType2?: CelType };
 }
 
 /**

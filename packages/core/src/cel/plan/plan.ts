@@ -13,6 +13,7 @@
  * at the first; a comprehension spends the size of its range from the cost meter before iterating.
  */
 import type { Environment } from '@marcbachmann/cel-js';
+import { mapInsert } from '@marcbachmann/cel-js/evaluator';
 import { planBind, planComprehension, planHas } from './loops.js';
 import { planAnd, planOr, planTernary } from './logic.js';
 import { planCallNode } from './calls.js';
@@ -173,7 +174,7 @@ function planNode(p: Planner, node: PlanNode, scope: Scope): Step {
     case 'comprehension':
       expectEvaluate(node, 'evaluate');
       return planComprehension(p, node, scope);
-    case 'accuValue': case 'accuInc': case 'accuPush':
+    case 'accuValue': case 'accuInc': case 'accuPush': case 'accuSet': case 'accuMerge':
       return planAccu(p, node, scope);
     default:
       throw new NotPlanned(node.op);
@@ -268,6 +269,33 @@ function planAccu(p: Planner, node: PlanNode, scope: Scope): Step {
     case 'accuInc':
       expectEvaluate(node, 'evaluate');
       return (f) => (f.slots[accu] = (f.slots[accu] as number) + 1);
+    case 'accuSet': {
+      // transformMap: the key and the value, then the entry inserted (a key present already is an error).
+      expectEvaluate(node, 'evaluate');
+      const [k, v] = node.args as [PlanNode, PlanNode];
+      const key = p.plan(k, scope);
+      const value = p.plan(v, scope);
+      const ev = p.ev;
+      return (f) => {
+        const kv = key(f);
+        const vv = value(f);
+        return (f.slots[accu] = mapInsert(ev, node, f.slots[accu] as Record<string, unknown>, kv, vv));
+      };
+    }
+    case 'accuMerge': {
+      // transformMapEntry: every entry of the map the step gives, inserted.
+      expectEvaluate(node, 'evaluate');
+      const entries = p.plan(node.args as PlanNode, scope);
+      const ev = p.ev;
+      return (f) => {
+        const map = entries(f);
+        let out = f.slots[accu] as Record<string, unknown> | Map<unknown, unknown>;
+        if (map instanceof Map) for (const [k, v] of map as Map<unknown, unknown>) out = mapInsert(ev, node, out, k, v);
+        else if (map !== null && typeof map === 'object' && map.constructor === Object) for (const k of Object.keys(map)) out = mapInsert(ev, node, out, k, (map as Record<string, unknown>)[k]);
+        else throw ev.createError('invalid_map_entry', `transformMapEntry() expression must be a map, got '${ev.debugType(map).name}'`, node.args as PlanNode);
+        return (f.slots[accu] = out);
+      };
+    }
     default: {
       expectEvaluate(node, 'evaluate', 'evaluateSync');
       const item = p.plan(node.args as PlanNode, scope);
