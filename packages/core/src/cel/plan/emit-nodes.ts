@@ -78,6 +78,8 @@ export function emitNode(e: Emitter, node: PlanNode, scope: Scope): string {
       return emitHoisted(e, node, scope, () => emitCall(e, node as CallNode, scope));
     case 'list': {
       const items = node.args as PlanNode[];
+      // A list with optional elements (`[?x]`): the closure plan's step.
+      if (items.length > 0 && node.meta.evaluate?.name === 'evaluateOptional') return e.assign(`${e.constant(e.p.plan(node, scope))}(f)`);
       expectEvaluate(node, ...(items.length === 0 ? ['emptyList', 'evaluate'] : ['evaluate']));
       // Last to first, as cel-js evaluates a list (the last error wins).
       const values: string[] = [];

@@ -4,6 +4,7 @@
  * (`fieldAccess`, the map type's `fieldLazy`), computed without its type lookups; anything else (maps,
  * messages, missing keys, unsupported values) goes through cel-js's handler, errors included.
  */
+import { Optional } from '@marcbachmann/cel-js';
 import { below } from '../view.js';
 import type { Evaluator, PlanNode, Step } from './node.js';
 
@@ -69,5 +70,7 @@ export function lazyField(obj: unknown, key: string | undefined, node: PlanNode,
       if (v === undefined || plain(v)) return v;
     }
   }
-  return ev.debugType(obj).fieldLazy(obj, key, node, ev);
+  const v = ev.debugType(obj).fieldLazy(obj, key, node, ev);
+  // A selection on an optional gives an optional: present when it has a value (cel-js's has macro).
+  return obj instanceof Optional && v instanceof Optional ? v.orValue(undefined) : v;
 }

@@ -13,7 +13,7 @@
  * at the first; a comprehension spends the size of its range from the cost meter before iterating.
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import { mapInsert } from '@marcbachmann/cel-js/evaluator';
+import { mapInsert, mapLiteral, optionalList } from '@marcbachmann/cel-js/evaluator';
 import { planBind, planComprehension, planHas } from './loops.js';
 import { planAnd, planOr, planTernary } from './logic.js';
 import { planCallNode } from './calls.js';
@@ -166,6 +166,12 @@ function planNode(p: Planner, node: PlanNode, scope: Scope): Step {
         expectEvaluate(node, 'emptyList', 'evaluate');
         return () => [];
       }
+      if (evaluateName(node) === 'evaluateOptional') {
+        // `[?x, …]`: the elements, then those marked optional kept when present (cel-js's optionalList).
+        const values = planList(p, items, scope);
+        const ev = p.ev;
+        return (f) => optionalList(ev, node, values(f));
+      }
       expectEvaluate(node, 'evaluate');
       return planList(p, items, scope);
     }
@@ -246,17 +252,9 @@ function planMap(p: Planner, node: PlanNode, scope: Scope): Step {
   }
   expectEvaluate(node, 'evaluate');
   const steps = entries.map(([k, v]) => [p.plan(k, scope), p.plan(v, scope)] as const);
-  return (f) => {
-    const pairs = steps.map(([k, v]) => [k(f), v(f)] as const);
-    // cel-js's safeFromEntries: a plain object, prototype-changing keys dropped.
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of pairs) {
-      const key = k as string;
-      if (key === '__proto__' || key === 'constructor' || key === 'prototype') continue;
-      out[key] = v;
-    }
-    return out;
-  };
+  const ev = p.ev;
+  // cel-js's mapLiteral: a plain object, prototype-changing keys dropped, a repeated key an error, optional entries kept when present.
+  return (f) => mapLiteral(ev, node, steps.map(([k, v]) => [k(f), v(f)]));
 }
 
 function planAccu(p: Planner, node: PlanNode, scope: Scope): Step {
