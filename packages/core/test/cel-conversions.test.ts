@@ -1,0 +1,50 @@
+/**
+ * Conversions and range errors as cel-go has them (and Kubernetes with it): timestamps and durations to
+ * strings and back, int64 overflow, doubles out of the int range, timestamps outside years 1 to 9999,
+ * numeric time-zone offsets. Cases from cel-spec's conversions, integer_math and timestamps conformance
+ * files; each also runs through the planner (generated code and closures) and through cel-js.
+ */
+import { describe } from 'vitest';
+import { celCases, error } from './cel-helpers.js';
+
+describe('conversions of timestamps and durations', () => {
+  celCases([
+    ['string(timestamp)', "string(timestamp('2009-02-13T23:31:30Z'))", '2009-02-13T23:31:30Z'],
+    ['string(timestamp) with a fraction', "string(timestamp('2009-02-13T23:31:30.120Z'))", '2009-02-13T23:31:30.12Z'],
+    ['string(duration)', "string(duration('1000000s')) + ' ' + string(duration('1.5s'))", '1000000s 1.5s'],
+    ['int(timestamp): Unix seconds', "int(timestamp('2009-02-13T23:31:30Z'))", 1234567890],
+    ['timestamp(timestamp)', 'timestamp(timestamp(1000000000)) == timestamp(1000000000)', true],
+    ['duration(duration)', "duration(duration('100s')) == duration('100s')", true],
+    ['duration + timestamp', "duration('120s') + timestamp('2009-02-13T23:01:00Z') == timestamp('2009-02-13T23:03:00Z')", true],
+    ['string(bytes) of invalid UTF-8', "string(b'\\000\\xff')", error(/invalid UTF-8/)],
+    ['int(uint)', 'int(42u) + int(uint(7))', 49],
+    ['int(uint) past the int range', 'int(18446744073709551615u)', error(/integer overflow/)],
+  ]);
+});
+
+describe('range errors', () => {
+  celCases([
+    ['negating the smallest int', '-(-9223372036854775808)', error(/integer overflow/)],
+    ['the smallest int divided by -1', '(-9223372036854775808) / -1', error(/integer overflow/)],
+    ['int(1e99)', 'int(1e99)', error(/integer overflow/)],
+    ['int of 2^63 as a double', 'int(9223372036854775807.0)', error(/integer overflow/)],
+    ['int of -2^63 as a double', 'int(-9223372036854775808.0)', error(/integer overflow/)],
+    ['int of a double in range', 'int(-1.5e3)', -1500],
+    ['a timestamp past year 9999', "timestamp('9999-12-31T23:59:59Z') + duration('1s')", error(/timestamp out of range/)],
+    ['a timestamp before year 1', "timestamp('0001-01-01T00:00:00Z') - duration('1s')", error(/timestamp out of range/)],
+    ['a duration past int64 nanoseconds', "duration('320000000000s')", error(/duration out of range/)],
+    ['the difference of far timestamps', "timestamp('9999-12-31T23:59:59Z') - timestamp('0001-01-01T00:00:00Z')", error(/duration out of range/)],
+    ['durations added past the range', "duration('5000000000s') + duration('5000000000s')", error(/duration out of range/)],
+  ]);
+});
+
+describe('numeric time-zone offsets', () => {
+  celCases([
+    ['hours at +02:00 without a sign', "timestamp('2009-02-13T23:31:30Z').getHours('02:00')", 1],
+    ['day of month at -02:30', "timestamp('2009-02-13T02:00:00Z').getDayOfMonth('-02:30')", 11],
+    ['day of month at +11:00', "timestamp('2009-02-13T23:31:30Z').getDayOfMonth('+11:00')", 13],
+    ['year at -09:30', "timestamp('2009-01-01T05:00:00Z').getFullYear('-09:30')", 2008],
+    ['seconds at -00:00', "timestamp('2009-02-13T23:31:30Z').getSeconds('-00:00')", 30],
+    ['a named zone still works', "timestamp('2009-02-13T23:31:30Z').getHours('Asia/Tokyo')", 8],
+  ]);
+});
