@@ -73,7 +73,8 @@ function marcCanonical(v: unknown): Canonical {
 
 export const marcbachmann: Candidate = {
   name: '@marcbachmann/cel-js',
-  version: '8.0.0',
+  // With verdict's patch (patches/ at the repository root; pnpm applies it to every install of 8.0.0 here).
+  version: '8.0.0 + patch',
   compile(expr, disableCheck) {
     const fn = marcEnv.parse(expr);
     const checked = disableCheck ? { valid: true } : fn.check();

@@ -78,6 +78,14 @@ function same(expected: Canonical, actual: Canonical, numbersOnly: boolean): boo
 
 type Outcome = 'pass' | 'fail' | 'proto';
 
+/** Whether a case uses `uint`, `bytes` or `type` values (in its expression, bindings or result): JSON has none of them. */
+export function usesNonJsonValues(t: RawTest): boolean {
+  const o = t.original;
+  const data = JSON.stringify([o.bindings ?? {}, o.value ?? o.typedResult ?? null]);
+  if (/uint64Value|bytesValue|typeValue/.test(data)) return true;
+  return /\b\d+[uU]\b|0x[0-9a-fA-F]+[uU]\b|\buint\(|(?:\b|[^\w])[bB][rR]?['"]|\b[rR][bB]['"]|\bbytes\(|\btype\(|_type\b|\btype\b/.test(o.expr);
+}
+
 function runOne(c: Candidate, t: RawTest): { outcome: Outcome; why?: string } {
   const o = t.original;
   if (o.checkOnly) return { outcome: 'proto', why: 'type-check only' };
@@ -108,7 +116,15 @@ function collect(s: RawSuite, prefix: string, out: Array<{ name: string; test: R
   for (const c of s.suites ?? []) collect(c, `${prefix}/${c.name}`, out);
 }
 
-export interface FileResult { file: string; total: number; proto: number; pass: Record<string, number> }
+export interface FileResult {
+  file: string;
+  total: number;
+  proto: number;
+  pass: Record<string, number>;
+  /** Cases without uint, bytes or type values (see {@link usesNonJsonValues}), and how many of them pass. */
+  plain: number;
+  plainPass: Record<string, number>;
+}
 
 /** Pass counts per conformance file for every candidate. */
 export function measureConformance(showFailures = false): FileResult[] {
@@ -118,21 +134,31 @@ export function measureConformance(showFailures = false): FileResult[] {
     const tests: Array<{ name: string; test: RawTest }> = [];
     collect(file, file.name, tests);
     if (tests.length === 0) continue;
-    const row: FileResult = { file: file.name, total: tests.length, proto: 0, pass: {} };
+    const row: FileResult = { file: file.name, total: tests.length, proto: 0, pass: {}, plain: 0, plainPass: {} };
     CANDIDATES.forEach((c, ci) => {
       let pass = 0;
       let proto = 0;
+      let plain = 0;
+      let plainPass = 0;
       for (const { name, test } of tests) {
         const r = runOne(c, test);
-        if (r.outcome === 'pass') pass++;
-        else if (r.outcome === 'proto') proto++;
+        const isPlain = r.outcome !== 'proto' && !usesNonJsonValues(test);
+        if (isPlain) plain++;
+        if (r.outcome === 'pass') {
+          pass++;
+          if (isPlain) plainPass++;
+        } else if (r.outcome === 'proto') proto++;
         else if (showFailures && (shown.get(c.name) ?? 0) < (process.argv.includes('--all-failures') ? Infinity : 40)) {
           shown.set(c.name, (shown.get(c.name) ?? 0) + 1);
           console.log(`  [${c.name}] ${name}: ${test.original.expr.slice(0, 80)} → ${r.why}`);
         }
       }
       row.pass[c.name] = pass;
-      if (ci === 0) row.proto = proto;
+      row.plainPass[c.name] = plainPass;
+      if (ci === 0) {
+        row.proto = proto;
+        row.plain = plain;
+      }
     });
     results.push(row);
   }
@@ -157,6 +183,9 @@ function main(): void {
     console.log(`| ${r.file} | ${n}${r.proto ? ` (+${r.proto})` : ''} | ${cells.join(' | ')} |`);
   }
   console.log(`| **all** | ${all} | ${CANDIDATES.map((c) => `**${totals[c.name]}** (${Math.round((1000 * totals[c.name]!) / all) / 10}%)`).join(' | ')} |`);
+  const plain = rows.reduce((n, r) => n + r.plain, 0);
+  const plainPass = (c: Candidate) => rows.reduce((n, r) => n + r.plainPass[c.name]!, 0);
+  console.log(`| without uint, bytes or type values | ${plain} | ${CANDIDATES.map((c) => `${plainPass(c)} (${Math.round((1000 * plainPass(c)) / plain) / 10}%)`).join(' | ')} |`);
 }
 
 if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/.*\//, ''))) main();
