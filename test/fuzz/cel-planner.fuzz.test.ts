@@ -1,7 +1,8 @@
 /**
  * The CEL planner against cel-js on random expressions: a small grammar (literals of every JSON-side type,
  * the activation's names, field selection and indexing, `has`, arithmetic, comparisons, `in`, `&&`/`||`/`!`,
- * `?:`, `size`/`int`/`string`/`double`, the comprehension macros, `cel.bind`) over random JSON activations
+ * `?:`, `size`/`int`/`string`/`double`, the comprehension macros (one and two variables), `cel.bind`, optional
+ * selections, entries and macros, `has()` on any operand) over random JSON activations
  * (integral numbers as CEL ints: converted up front for cel-js, where they are read by the planner). Every
  * expression cel-js's checker accepts must give the same value, or the same error, through the planner as
  * through cel-js's own evaluation.
@@ -49,6 +50,14 @@ const expression: fc.Arbitrary<string> = fc.letrec<{ e: string; leaf: string }>(
     fc.tuple(tie('e'), fc.constantFrom('all', 'exists', 'exists_one', 'map', 'filter'), fc.constantFrom('v', 'w'), tie('e')).map(([r, m, v, p]) => `${r}.${m}(${v}, ${p})`),
     fc.tuple(tie('e'), fc.constantFrom('v', 'w'), tie('e'), tie('e')).map(([r, v, p, t]) => `${r}.map(${v}, ${p}, ${t})`),
     fc.tuple(fc.constantFrom('v', 'w'), tie('e'), tie('e')).map(([v, a, b]) => `cel.bind(${v}, ${a}, ${b})`),
+    fc.tuple(tie('e'), fc.constantFrom('all', 'exists', 'existsOne', 'transformList', 'transformMap', 'transformMapEntry'), tie('e')).map(([r, m, p]) => `${r}.${m}(v, w, ${p})`),
+    fc.tuple(tie('e'), fc.constantFrom('transformList', 'transformMap', 'transformMapEntry'), tie('e'), tie('e')).map(([r, m, p, t]) => `${r}.${m}(v, w, ${p}, ${t})`),
+    fc.tuple(tie('e'), fc.constantFrom(...FIELDS)).map(([a, f]) => `${a}.?${f}`),
+    fc.tuple(tie('e'), fc.constantFrom('optMap', 'optFlatMap'), fc.constantFrom('v', 'w'), tie('e')).map(([r, m, v, e]) => `${r}.${m}(${v}, ${e})`),
+    fc.tuple(tie('e'), tie('e')).map(([a, b]) => `[?${a}, ${b}]`),
+    fc.tuple(tie('e'), tie('e')).map(([k, v]) => `{?${k}: ${v}}`),
+    fc.tuple(tie('e'), fc.constantFrom(...FIELDS)).map(([a, f]) => `has(${a}.${f})`),
+    tie('e').map((a) => `optional.ofNonZeroValue(${a})`),
   ),
 })).e;
 

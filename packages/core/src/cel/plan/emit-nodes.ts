@@ -10,7 +10,9 @@ import { spend, counted } from '../runtime.js';
 import { invariant } from './hoist.js';
 import { callShape, attach, type CallNode } from './calls.js';
 import { combine } from './logic.js';
-import { binder, iterable, sizeOf, slot } from './loops.js';
+import { binder, entries, iterable, sizeOf, slot } from './loops.js';
+import { mergeEntries } from './plan.js';
+import { mapInsert } from '@marcbachmann/cel-js/evaluator';
 import { rawRead, bindRaw, type RawRead } from './raw.js';
 import { expectEvaluate, handleOf, planId, selections, type Scope } from './plan.js';
 import { NotPlanned, type CelType, type ComprehensionArgs, type PlanNode } from './node.js';
@@ -88,13 +90,11 @@ export function emitNode(e: Emitter, node: PlanNode, scope: Scope): string {
     }
     case 'comprehension':
       expectEvaluate(node, 'evaluate');
-      // Two-variable comprehensions are rarer: the closure plan's step.
-      if ((node.args as ComprehensionArgs).iterVar2Name !== undefined) return e.assign(`${e.constant(e.p.plan(node, scope))}(f)`);
       return emitComprehension(e, node, scope);
     case 'accuValue': case 'accuInc': case 'accuPush':
       return emitAccu(e, node, scope);
     case 'accuSet': case 'accuMerge':
-      return e.assign(`${e.constant(e.p.plan(node, scope))}(f)`);
+      return emitAccuMap(e, node, scope);
     default:
       // Maps and anything rarer: the closure plan's step.
       return e.assign(`${e.constant(e.p.plan(node, scope))}(f)`);
@@ -216,8 +216,10 @@ function emitHoisted(e: Emitter, node: PlanNode, scope: Scope, emit: () => strin
 function emitComprehension(e: Emitter, node: PlanNode, scope: Scope): string {
   const a = node.args as ComprehensionArgs;
   const ev = e.p.ev;
-  // A range read from an unconverted root stays unconverted; its elements are converted where used.
-  const raw = rawRead(e.p, a.iterable, scope);
+  const name2 = a.iterVar2Name;
+  // A range read from an unconverted root stays unconverted; its elements are converted where used
+  // (a two-variable comprehension's range is read converted: loops.ts).
+  const raw = name2 === undefined ? rawRead(e.p, a.iterable, scope) : undefined;
   const rawTrie = raw && raw.trie !== true ? raw.trie : undefined;
   const each = rawTrie?.each;
   const range = rawTrie && each ? emitRaw(e, raw!, scope) : emitNode(e, a.iterable, scope);
@@ -225,22 +227,33 @@ function emitComprehension(e: Emitter, node: PlanNode, scope: Scope): string {
   if (typeof result !== 'function' || (condition !== undefined && typeof condition !== 'function')) throw new NotPlanned('comprehension shape');
   if (!a.errorsAreFatal && !condition) throw new NotPlanned('quantifier without condition');
   const iter = slot(scope);
+  const iter2 = name2 === undefined ? -1 : slot(scope);
   const accu = slot(scope);
-  const bind = binder(ev, a.iterVarName, a.iterCtx?.iterType);
-  const type = a.iterCtx!.iterType!;
   e.line(`${e.constant(spend)}(${e.constant(sizeOf)}(${range}));`);
   // Not a container: converted first, so an error names the type a converted activation has.
   const value = rawTrie && each ? `(${range} === null || typeof ${range} !== 'object' ? ${e.constant(below)}(${range}, ${e.constant(rawTrie)}, f.conv) : ${range})` : range;
-  const items = e.assign(`${e.constant(iterable)}(${e.constant(ev)}, ${value}, ${e.constant(a.iterable)})`);
+  const items = e.assign(`${e.constant(name2 === undefined ? iterable : entries)}(${e.constant(ev)}, ${value}, ${e.constant(a.iterable)})`);
   e.line(`s[${accu}] = ${emitNode(e, a.init, scope)};`);
   const vars = new Map(scope.vars).set(a.iterVarName, iter);
-  const inner: Scope = { vars, raw: bindRaw(scope, a.iterVarName, rawTrie && each), accu, count: scope.count };
+  if (name2 !== undefined) vars.set(name2, iter2);
+  const raws = name2 === undefined ? bindRaw(scope, a.iterVarName, rawTrie && each) : bindRaw({ ...scope, raw: bindRaw(scope, a.iterVarName, undefined) }, name2, undefined);
+  const inner: Scope = { vars, raw: raws, accu, count: scope.count };
   const acc = e.assign(`s[${accu}]`);
   const i = e.temp();
   const item = e.temp();
   const cond = condition ? e.constant(condition) : undefined;
   const res = e.constant(result);
-  const bindLine = `${item} = ${items}[${i}];\nif (${matches(e, type, item)}) s[${iter}] = ${item};\nelse ${e.constant(bind)}(f, ${iter}, ${item});`;
+  /** `value` (code) into `at`, checked against the variable's type as loops.ts `binder` does. */
+  const bindTo = (name: string, type: CelType | undefined, at: number, v: string): string =>
+    `if (${matches(e, type!, v)}) s[${at}] = ${v};\nelse ${e.constant(binder(ev, name, type))}(f, ${at}, ${v});`;
+  let bindLine: string;
+  if (name2 === undefined) bindLine = `${item} = ${items}[${i}];\n${bindTo(a.iterVarName, a.iterCtx?.iterType, iter, item)}`;
+  else {
+    // The element (or value) first, then the index (or key), as cel-js binds them.
+    const second = e.temp();
+    const first = e.temp();
+    bindLine = `${item} = ${items}[${i}];\n${second} = ${item}[1];\n${bindTo(name2, a.iterCtx?.iterType2, iter2, second)}\n${first} = ${item}[0];\n${bindTo(a.iterVarName, a.iterCtx?.iterType, iter, first)}`;
+  }
   const out = e.temp();
   if (a.errorsAreFatal) {
     const body = e.block(() => e.line(`${acc} = ${emitNode(e, a.step, inner)};`));
@@ -266,6 +279,23 @@ function emitBind(e: Emitter, macro: Readonly<Record<string, unknown>>, scope: S
   const at = slot(scope);
   e.line(`${e.constant(bind)}(f, ${at}, ${value});`);
   return emitNode(e, macro['exp'] as PlanNode, { vars: new Map(scope.vars).set(name, at), raw: bindRaw(scope, name, undefined), accu: scope.accu, count: scope.count });
+}
+
+/** transformMap's and transformMapEntry's insertions (plan.ts `planAccu`): the map in the accumulator's slot. */
+function emitAccuMap(e: Emitter, node: PlanNode, scope: Scope): string {
+  const accu = scope.accu;
+  if (accu === undefined) throw new NotPlanned('accumulator outside a comprehension');
+  expectEvaluate(node, 'evaluate');
+  const ev = e.constant(e.p.ev);
+  const n = e.constant(node);
+  if (node.op === 'accuSet') {
+    const [k, v] = node.args as [PlanNode, PlanNode];
+    const key = emitNode(e, k, scope);
+    const value = emitNode(e, v, scope);
+    return e.assign(`s[${accu}] = ${e.constant(mapInsert)}(${ev}, ${n}, s[${accu}], ${key}, ${value})`);
+  }
+  const map = emitNode(e, node.args as PlanNode, scope);
+  return e.assign(`s[${accu}] = ${e.constant(mergeEntries)}(${ev}, ${n}, s[${accu}], ${map})`);
 }
 
 function emitAccu(e: Emitter, node: PlanNode, scope: Scope): string {

@@ -257,6 +257,17 @@ function planMap(p: Planner, node: PlanNode, scope: Scope): Step {
   return (f) => mapLiteral(ev, node, steps.map(([k, v]) => [k(f), v(f)]));
 }
 
+type AccuMap = Record<string, unknown> | Map<unknown, unknown>;
+
+/** transformMapEntry's step: every entry of `map` inserted into the accumulator (cel-js's accuMerge). */
+export function mergeEntries(ev: Evaluator, node: PlanNode, accu: AccuMap, map: unknown): AccuMap {
+  let out = accu;
+  if (map instanceof Map) for (const [k, v] of map as Map<unknown, unknown>) out = mapInsert(ev, node, out, k, v);
+  else if (map !== null && typeof map === 'object' && map.constructor === Object) for (const k of Object.keys(map)) out = mapInsert(ev, node, out, k, (map as Record<string, unknown>)[k]);
+  else throw ev.createError('invalid_map_entry', `transformMapEntry() expression must be a map, got '${ev.debugType(map).name}'`, node.args as PlanNode);
+  return out;
+}
+
 function planAccu(p: Planner, node: PlanNode, scope: Scope): Step {
   const accu = scope.accu;
   if (accu === undefined) throw new NotPlanned('accumulator outside a comprehension');
@@ -285,14 +296,7 @@ function planAccu(p: Planner, node: PlanNode, scope: Scope): Step {
       expectEvaluate(node, 'evaluate');
       const entries = p.plan(node.args as PlanNode, scope);
       const ev = p.ev;
-      return (f) => {
-        const map = entries(f);
-        let out = f.slots[accu] as Record<string, unknown> | Map<unknown, unknown>;
-        if (map instanceof Map) for (const [k, v] of map as Map<unknown, unknown>) out = mapInsert(ev, node, out, k, v);
-        else if (map !== null && typeof map === 'object' && map.constructor === Object) for (const k of Object.keys(map)) out = mapInsert(ev, node, out, k, (map as Record<string, unknown>)[k]);
-        else throw ev.createError('invalid_map_entry', `transformMapEntry() expression must be a map, got '${ev.debugType(map).name}'`, node.args as PlanNode);
-        return (f.slots[accu] = out);
-      };
+      return (f) => (f.slots[accu] = mergeEntries(ev, node, f.slots[accu] as AccuMap, entries(f)));
     }
     default: {
       expectEvaluate(node, 'evaluate', 'evaluateSync');
