@@ -1,7 +1,7 @@
 /**
  * Conversions and range errors as cel-go has them (and Kubernetes with it): timestamps and durations to
  * strings and back, int64 overflow, doubles out of the int range, timestamps outside years 1 to 9999,
- * numeric time-zone offsets. Cases from cel-spec's conversions, integer_math and timestamps conformance
+ * numeric time-zone offsets, nanoseconds. Cases from cel-spec's conversions, integer_math and timestamps conformance
  * files; each also runs through the planner (generated code and closures) and through cel-js.
  */
 import { describe } from 'vitest';
@@ -35,6 +35,18 @@ describe('range errors', () => {
     ['a duration past int64 nanoseconds', "duration('320000000000s')", error(/duration out of range/)],
     ['the difference of far timestamps', "timestamp('9999-12-31T23:59:59Z') - timestamp('0001-01-01T00:00:00Z')", error(/duration out of range/)],
     ['durations added past the range', "duration('5000000000s') + duration('5000000000s')", error(/duration out of range/)],
+  ]);
+});
+
+describe('nanoseconds', () => {
+  celCases([
+    ['a timestamp keeps its nanoseconds', "string(timestamp('9999-12-31T23:59:59.999999999Z'))", '9999-12-31T23:59:59.999999999Z'],
+    ['added to a duration', "timestamp('0001-01-01T00:00:01.999999999Z') + duration('999999999ns') == timestamp('0001-01-01T00:00:02.999999998Z')", true],
+    ['one nanosecond past year 9999', "timestamp('9999-12-31T23:59:59.999999999Z') + duration('1ns')", error(/timestamp out of range/)],
+    ['compared', "timestamp('2009-02-13T23:31:30.000000001Z') > timestamp('2009-02-13T23:31:30Z') && duration('1ns') > duration('0s')", true],
+    ['the difference of timestamps', "string(timestamp('2009-02-13T23:31:30.000000001Z') - timestamp('2009-02-13T23:31:30Z'))", '0.000000001s'],
+    ['a negative duration prints its sign once', "string(timestamp('2009-02-13T23:31:30Z') - timestamp('2009-02-13T23:31:31.5Z')) + ' ' + string(duration('1s') - duration('1.5s'))", '-1.5s -0.5s'],
+    ['before the epoch', "string(timestamp('1969-12-31T23:59:59.999999999Z') - duration('1ns'))", '1969-12-31T23:59:59.999999998Z'],
   ]);
 });
 
