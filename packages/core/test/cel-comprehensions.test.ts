@@ -3,7 +3,7 @@
  * from cel-spec's macros2 conformance file and cel-go's ext/comprehensions_test.go, and admission-style
  * expressions over JSON. Each case also runs through the planner (generated code and closures) and cel-js.
  */
-import { compileCel } from '@verdict/core';
+import { compileCel, compilePolicies, parsePolicyDocuments } from '@verdict/core';
 import { describe, expect, it } from 'vitest';
 import { buildCel } from '../src/cel/compile.js';
 import { celEnvironment } from '../src/cel/env.js';
@@ -75,5 +75,30 @@ describe('two-variable comprehensions over admission objects', () => {
       expect(compiled.planned).toBe(true);
       expect(compiled.backend).toBe(plan === true ? 'generated' : 'closures');
     }
+  });
+});
+
+describe('two-variable comprehensions and optional syntax in a policy', () => {
+  const policies = compilePolicies(parsePolicyDocuments(`
+apiVersion: verdict.dev/v1
+kind: Policy
+metadata: {name: labels}
+spec:
+  variables:
+    - {name: required, expression: "{?'team': object.metadata.?labels.?team, 'app': object.metadata.name}"}
+  validate:
+    - name: label-values
+      expression: "object.metadata.labels.all(k, v, k.startsWith('example.com/') || v.size() <= 8)"
+      messageExpression: "'labels too long: ' + object.metadata.labels.transformList(k, v, v.size() > 8, k).join(', ')"
+    - name: team
+      expression: "variables.required.exists(k, v, k == 'team' && v != '')"
+      message: a team label is required
+`, { source: 'labels.yaml' }));
+  const pod = (labels: Record<string, string>) => ({ object: { metadata: { name: 'web', labels } } });
+
+  it('decides with them like with any other expression', () => {
+    expect(policies.evaluate(pod({ team: 'a', app: 'web', 'example.com/note': 'a long value' })).allowed).toBe(true);
+    const denied = policies.evaluate(pod({ app: 'a-very-long-name', tier: 'backend-tier' }));
+    expect(denied.violations.map((v) => v.message)).toEqual(['labels too long: app, tier', 'a team label is required']);
   });
 });
