@@ -5,11 +5,11 @@
  * code and summary), and the same cost spent from the meter. Used by the conformance differential test and the fuzz test.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { buildCel, CelCompileError, type CompiledCel } from '../src/cel/compile.js';
-import { given, view } from '../src/cel/view.js';
-import { celEnvironment, type CelEnvironment } from '../src/cel/env.js';
-import { withMeter } from '../src/cel/runtime.js';
-import { CostMeter } from '../src/budget.js';
+import { buildCel, CelCompileError, type CompiledCel } from '../src/compile.js';
+import { given, view } from '../src/view.js';
+import { celEnvironment, type CelEnvironment } from '../src/env.js';
+import { withMeter } from '../src/runtime.js';
+import { CelBudget } from '../src/meter.js';
 
 /** A run's value or error, and the cost units it spent (when measured). */
 export type Outcome = ({ readonly value: unknown } | { readonly error: string }) & { readonly cost?: number };
@@ -76,7 +76,7 @@ export function bothWays(expression: string, activation: Readonly<Record<string,
     : activation);
   const run = (cel: CompiledCel): Outcome => {
     const conversions = { cache: new Map<object, unknown>() };
-    const meter = new CostMeter(Number.MAX_SAFE_INTEGER);
+    const meter = new CelBudget(Number.MAX_SAFE_INTEGER);
     const out = outcome(() => withMeter(meter, () => cel.run(as(cel, conversions), conversions)));
     return { ...out, cost: meter.spent };
   };

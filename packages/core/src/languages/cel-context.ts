@@ -3,22 +3,22 @@
  * names, the adapter's profile for this template, and `spec.variables` compiled in order. Also the hook
  * that compiles `{"cel": "..."}` wherever json-logic is accepted.
  */
-import type { Report } from '../template-unit.js';
+import type { Report } from './report.js';
 import { LogicError, type CelHook } from '../logic/compile.js';
 import type { JsonObject } from '../util/object.js';
-import { CelCompileError, pointAt, type CompiledCel } from './compile.js';
-import { celEnvironment, type CelConstant, type CelFunction, type CelOverride, type CelType } from './env.js';
-import { celFn, compileInContext, type CelContext, type CelProfile } from './rule.js';
+import type { CelConstant, CelFunction, CelOverride, CelType } from '@verdict/cel';
+import { CelCompileError, celEnvironment, pointAt, type CompiledExpression } from '@verdict/cel/internal';
+import { celFn, compileInContext, type CelContext, type CelProfile } from './cel-rule.js';
 
 /** CEL settings of `compilePolicies` (adapters: names, functions, refused libraries). */
 export interface CelOptions {
-  /** Functions added to the environment (e.g. Kyverno's `image()`); see {@link CelFunction}. */
+  /** Functions added to the environment (e.g. Kyverno's `image()`); see `CelFunction` of `@verdict/cel`. */
   readonly functions?: readonly CelFunction[];
-  /** Types the added functions use (e.g. Kyverno's `kyverno.Image`); see {@link CelType}. */
+  /** Types the added functions use (e.g. Kyverno's `kyverno.Image`); see `CelType` of `@verdict/cel`. */
   readonly types?: readonly CelType[];
-  /** Named values (namespaces such as Kyverno's `json` and `yaml`); see {@link CelConstant}. */
+  /** Named values (namespaces such as Kyverno's `json` and `yaml`); see `CelConstant` of `@verdict/cel`. */
   readonly constants?: readonly CelConstant[];
-  /** Built-in functions replaced at their call sites, by `name/arity` or `.name/arity`; see {@link CelOverride}. */
+  /** Built-in functions replaced at their call sites, by `name/arity` or `.name/arity`; see `CelOverride` of `@verdict/cel`. */
   readonly overrides?: Readonly<Record<string, CelOverride>>;
   /** Names (variables or functions) that are load errors, with the message to show (e.g. Kyverno's `http`). */
   readonly refuse?: Readonly<Record<string, string>>;
@@ -44,7 +44,7 @@ export interface UnitCel {
   readonly hook: CelHook;
   readonly parameterReads: CelParameterRead[];
   /** Compiles an expression found at `where`; reports a load problem and returns undefined on error. */
-  compile(expression: unknown, where: string, expect?: 'bool' | 'string'): CompiledCel | undefined;
+  compile(expression: unknown, where: string, expect?: 'bool' | 'string'): CompiledExpression | undefined;
 }
 
 /** The message of a CEL load problem: the reason, then the expression with a caret. */
@@ -65,7 +65,7 @@ export function unitCel(spec: JsonObject, template: { kind: string; name: string
   } : (options ?? {}));
   const context: CelContext = { environment, profile, refuse, variables: new Map(), variableReads: new Map() };
   const parameterReads: CelParameterRead[] = [];
-  const compileAt = (expression: unknown, where: string, expect?: 'bool' | 'string'): CompiledCel => {
+  const compileAt = (expression: unknown, where: string, expect?: 'bool' | 'string'): CompiledExpression => {
     const compiled = compileInContext(context, expression as string, expect);
     for (const path of compiled.parameterReads) parameterReads.push({ path, at: where });
     return compiled;

@@ -3,10 +3,11 @@
  * Evaluation is synchronous, so the meter of the running expression is held here for its duration
  * ({@link withMeter}); library functions spend from it in proportion to the size of their input.
  */
-import { UNMETERED, type CostMeter } from '../budget.js';
+import { CelError } from './errors.js';
+import { UNMETERED, type CelMeter } from './meter.js';
 
-/** What CEL functions spend from (a {@link CostMeter}, or a count of one part's spending: {@link counted}). */
-type Meter = Pick<CostMeter, 'spend'>;
+/** What CEL functions spend from (a {@link CelMeter}, or a count of one part's spending: {@link counted}). */
+type Meter = CelMeter;
 
 let current: Meter = UNMETERED;
 
@@ -17,7 +18,7 @@ export const CHARS_PER_UNIT = 10;
  * Runs `f(a, b)` with `meter` as the meter CEL functions spend from; a budget exceeded inside a macro is
  * never lost. (`f` takes its arguments so that a call allocates no closure.)
  */
-export function withMeter<T, A = undefined, B = undefined>(meter: CostMeter, f: (a: A, b: B) => T, a?: A, b?: B): T {
+export function withMeter<T, A = undefined, B = undefined>(meter: CelMeter, f: (a: A, b: B) => T, a?: A, b?: B): T {
   const previous = current;
   current = meter;
   try {
@@ -65,8 +66,12 @@ export function spendSize(chars: number): void {
 }
 
 /** A run-time error raised by a CEL function (a Kubernetes library function refusing its input). */
-export class CelRuntimeError extends Error {
+export class CelRuntimeError extends CelError<'EVALUATION'> {
   override readonly name = 'CelRuntimeError';
+
+  constructor(message: string) {
+    super('EVALUATION', message);
+  }
 }
 
 /** Throws a {@link CelRuntimeError}. */

@@ -1,4 +1,4 @@
-/** Ported from k8s.io/apiserver/pkg/cel/library/regex_test.go and cel-spec `matches` cases, on core's RE2 engine. */
+/** Ported from k8s.io/apiserver/pkg/cel/library/regex_test.go and cel-spec `matches` cases, on the package's RE2 engine (src/regex.ts). */
 import { describe } from 'vitest';
 import { celCases, compileError, error } from './cel-helpers.js';
 

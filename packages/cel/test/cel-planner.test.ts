@@ -8,8 +8,8 @@
 import { tests as conformance } from '@bufbuild/cel-spec/testdata/conformance.js';
 import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { describe, expect, it } from 'vitest';
-import { buildCel } from '../src/cel/compile.js';
-import { celEnvironment } from '../src/cel/env.js';
+import { buildCel } from '../src/compile.js';
+import { celEnvironment } from '../src/env.js';
 import { bothWays, sameOutcome } from './cel-differential.js';
 
 interface RawTest {

@@ -2,7 +2,7 @@
  * Table-driven CEL cases (ported from Kubernetes' library tests): an expression and its value or error.
  * Each case also runs through the planner and through cel-js's own evaluation, which must agree.
  */
-import { compileCel } from '@verdict/core';
+import { compileCel } from '@verdict/cel';
 import { expect, it } from 'vitest';
 import { bothWays, sameOutcome } from './cel-differential.js';
 

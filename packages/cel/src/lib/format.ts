@@ -4,7 +4,7 @@
  * list of apimachinery's error messages. Patterns run on core's linear-time regex engine.
  */
 import { Optional, type Environment } from '@marcbachmann/cel-js';
-import { compileRegex } from '../../patterns/regex.js';
+import { compileRegex } from '../regex.js';
 import { spendSize } from '../runtime.js';
 import type { CelLibrary } from './index.js';
 import { parseURL } from './url.js';

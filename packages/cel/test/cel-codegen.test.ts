@@ -1,5 +1,5 @@
 /**
- * The planner's generated back end (packages/core/src/cel/plan/emit.ts): planned expressions run as one
+ * The planner's generated back end (packages/cel/src/plan/emit.ts): planned expressions run as one
  * generated function where the runtime compiles code, the generated source holds no text of the
  * expression but field names as string literals, and where code generation is refused (a CSP, Cloudflare
  * Workers) the same expressions run as closures with the same results. Values and costs of both back ends
@@ -15,8 +15,8 @@ function setup() {
   /** Compiles with a fresh copy of the CEL modules (so that the code generation check runs again). */
   const fresh = async () => {
     vi.resetModules();
-    const { buildCel } = await import('../src/cel/compile.js');
-    const { celEnvironment } = await import('../src/cel/env.js');
+    const { buildCel } = await import('../src/compile.js');
+    const { celEnvironment } = await import('../src/env.js');
     return (expression: string) => buildCel(expression, { environment: celEnvironment(), refuse: new Map() });
   };
   /** The source texts given to `new Function` while `run` runs. */

@@ -3,20 +3,21 @@
  * refused names) and instrument (cost meter, verdict's library functions). Errors carry the offset in
  * the expression so load problems can point at the column.
  */
-import { closest } from '../util/suggest.js';
+import { closest } from './suggest.js';
 import { analyse, type Node } from './ast.js';
+import { CelError } from './errors.js';
 import type { CelEnvironment } from './env.js';
-import { compileRegex } from '../patterns/regex.js';
+import { compileRegex } from './regex.js';
 import { spend } from './runtime.js';
 import { planCel, type Backend, type Plan } from './plan/plan.js';
 import type { PlanNode } from './plan/node.js';
 import type { CelCache } from './values.js';
 
 /** A syntax, type or environment error in a CEL expression; `offset` is 0-based in the expression. */
-export class CelCompileError extends Error {
+export class CelCompileError extends CelError<'INVALID_INPUT'> {
   override readonly name = 'CelCompileError';
   constructor(message: string, readonly offset: number | undefined) {
-    super(message);
+    super('INVALID_INPUT', message);
   }
 }
 

@@ -1,9 +1,9 @@
 /**
- * `compileCel`: one CEL expression compiled in verdict's environment (the Kubernetes libraries), for direct
- * use like `compileLogic`. Values go in as JSON (integral numbers are CEL ints) and come out as JSON.
+ * `compileCel`: one CEL expression compiled in Kubernetes' CEL environment (its libraries), checked once and
+ * evaluated many times. Values go in as JSON (integral numbers are CEL ints) and come out as JSON.
  */
-import { CostMeter, UNMETERED } from '../budget.js';
-import { VerdictError } from '../errors.js';
+import { CelError } from './errors.js';
+import { CelBudget, UNMETERED } from './meter.js';
 import { buildCel, CelCompileError, pointAt } from './compile.js';
 import { celEnvironment, type CelFunction } from './env.js';
 import { withMeter } from './runtime.js';
@@ -18,7 +18,7 @@ export interface CompiledCel {
   readonly type: string;
   /**
    * Evaluates with `variables` (JSON values by name; only those the expression reads are looked up and
-   * converted, the others are never touched); throws a `VerdictError` with code `EVALUATION` on a run-time error.
+   * converted, the others are never touched); throws a {@link CelError} with code `EVALUATION` (or `BUDGET_EXCEEDED`) on a run-time error.
    */
   evaluate(variables?: Readonly<Record<string, unknown>>): unknown;
 }
@@ -32,7 +32,7 @@ export interface CompileCelOptions {
 }
 
 /**
- * Compiles a CEL expression once. Throws a `VerdictError` with code `INVALID_INPUT` for a syntax or
+ * Compiles a CEL expression once. Throws a {@link CelError} with code `INVALID_INPUT` for a syntax or
  * type error (the message points at the column).
  */
 export function compileCel(expression: string, options: CompileCelOptions = {}): CompiledCel {
@@ -40,7 +40,7 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
   try {
     compiled = buildCel(expression, { environment: celEnvironment(options.functions ? { functions: options.functions } : {}), refuse: new Map() });
   } catch (error) {
-    if (error instanceof CelCompileError) throw VerdictError.invalidInput(`invalid CEL expression: ${error.message}${pointAt(expression, error.offset)}`);
+    if (error instanceof CelCompileError) throw new CelError('INVALID_INPUT', `invalid CEL expression: ${error.message}${pointAt(expression, error.offset)}`);
     throw error;
   }
   const budget = options.budget;
@@ -49,7 +49,7 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
   return {
     type: compiled.type,
     evaluate(variables = {}) {
-      if (variables === null) throw VerdictError.invalidInput('variables must be an object of values by name (got null)');
+      if (variables === null) throw new CelError('INVALID_INPUT', 'variables must be an object of values by name (got null)');
       const act = new Activation();
       const conversions = { cache: new Map<object, unknown>() };
       for (const { name, raw, path } of reads) {
@@ -58,10 +58,11 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
         act[name] = raw ? given(v) : view(v, path, conversions);
       }
       try {
-        return fromCel(withMeter(budget === undefined ? UNMETERED : new CostMeter(budget), () => compiled.run(act, conversions)));
+        return fromCel(withMeter(budget === undefined ? UNMETERED : new CelBudget(budget), () => compiled.run(act, conversions)));
       } catch (error) {
+        if (error instanceof CelError) throw error;
         const e = error as Error & { summary?: string };
-        throw new VerdictError('EVALUATION', e.summary ?? e.message, { cause: error });
+        throw new CelError('EVALUATION', e.summary ?? e.message, { cause: error });
       }
     },
   };

@@ -1,8 +1,8 @@
 /**
  * Regular expressions: `matches` (CEL standard) and the Kubernetes regex library (`find`, `findAll`),
- * all on core's linear-time RE2 engine (patterns/regex.ts), never JavaScript's RegExp on input.
+ * all on the package's linear-time RE2 engine (src/regex.ts), never JavaScript's RegExp on input.
  */
-import { compileRegex } from '../../patterns/regex.js';
+import { compileRegex } from '../regex.js';
 import { DECLINE } from '../ast.js';
 import { fail, spendSize } from '../runtime.js';
 import type { CelLibrary } from './index.js';

@@ -6,12 +6,11 @@
  */
 import type { Fn, Scope } from '../logic/scope.js';
 import { ownGet } from '../util/object.js';
-import { buildCel, mergeTries, type CompiledCel, type PathTrie } from './compile.js';
-import type { CelOptions } from './context.js';
-import type { CelEnvironment } from './env.js';
-import { withMeter } from './runtime.js';
-import { fromCel, celTypeName, type CelCache } from './values.js';
-import { Activation, given, view } from './view.js';
+import {
+  Activation, buildCel, celTypeName, fromCel, given, mergeTries, view, withMeter,
+  type CelCache, type CelEnvironment, type CompiledExpression, type PathTrie,
+} from '@verdict/cel/internal';
+import type { CelOptions } from './cel-context.js';
 
 /** How an adapter names what CEL sees in the rules of one template. */
 export interface CelProfile {
@@ -74,7 +73,7 @@ export interface CelContext {
   readonly profile: CelProfile | undefined;
   readonly refuse: ReadonlyMap<string, string>;
   /** `spec.variables`, in order, compiled. */
-  readonly variables: Map<string, CompiledCel>;
+  readonly variables: Map<string, CompiledExpression>;
   /**
    * What the unit's expressions read below `variables.<name>` (`true` for a variable read whole), filled as they
    * compile; `*` when an expression reads `variables` itself whole.
@@ -172,7 +171,7 @@ function variablesOf(ctx: CelContext, scope: Scope, state: State): object {
   return state.variables;
 }
 
-function isPassed(value: unknown, act: Record<string, unknown>, compiled: CompiledCel): boolean {
+function isPassed(value: unknown, act: Record<string, unknown>, compiled: CompiledExpression): boolean {
   if (value === null || typeof value !== 'object') return false;
   for (const name of compiled.passed) if (act[name] === value) return true;
   return false;
@@ -212,10 +211,10 @@ interface Layout {
   readonly partial: readonly ({ build: (activation: Readonly<Record<string, unknown>>, fields: readonly string[]) => unknown; fields: readonly string[] } | undefined)[];
 }
 
-const layouts = new WeakMap<CompiledCel, Layout>();
+const layouts = new WeakMap<CompiledExpression, Layout>();
 
 /** How the activation gives each root of `compiled` (rule closures look it up once, when they are made). */
-function layoutOf(ctx: CelContext, compiled: CompiledCel): Layout {
+function layoutOf(ctx: CelContext, compiled: CompiledExpression): Layout {
   let layout = layouts.get(compiled);
   if (!layout) {
     const roots = compiled.roots;
@@ -257,7 +256,7 @@ function activation(ctx: CelContext, layout: Layout, scope: Scope, at: Item): Re
 }
 
 /** Raw CEL evaluation in a scope (values stay CEL values: bigint ints). */
-export function celEvaluator(ctx: CelContext, compiled: CompiledCel, item = false): (data: unknown, scope: Scope) => unknown {
+export function celEvaluator(ctx: CelContext, compiled: CompiledExpression, item = false): (data: unknown, scope: Scope) => unknown {
   const layout = layoutOf(ctx, compiled);
   return (data, scope) => {
     try {
@@ -281,13 +280,13 @@ function lowerFirst(text: string): string {
 }
 
 /** A CEL expression as a rule closure: results come back as JSON values (ints as numbers). */
-export function celFn(ctx: CelContext, compiled: CompiledCel, item = false): Fn {
+export function celFn(ctx: CelContext, compiled: CompiledExpression, item = false): Fn {
   const run = celEvaluator(ctx, compiled, item);
   return (data, scope) => fromCel(run(data, scope));
 }
 
 /** A CEL condition (validation `expression`, matchCondition): must give a bool at run time too. */
-export function celCondition(ctx: CelContext, compiled: CompiledCel): Fn {
+export function celCondition(ctx: CelContext, compiled: CompiledExpression): Fn {
   const run = celEvaluator(ctx, compiled);
   return (data, scope) => {
     const value = run(data, scope);
@@ -297,7 +296,7 @@ export function celCondition(ctx: CelContext, compiled: CompiledCel): Fn {
 }
 
 /** Compiles `expression` in the context (errors: `CelCompileError`). */
-export function compileInContext(ctx: CelContext, expression: string, expect?: 'bool' | 'string'): CompiledCel {
+export function compileInContext(ctx: CelContext, expression: string, expect?: 'bool' | 'string'): CompiledExpression {
   const options = { environment: ctx.environment, refuse: ctx.refuse, ...(ctx.profile ? { names: ctx.profile.names } : {}), ...(expect ? { expect } : {}) };
   const compiled = buildCel(expression, options);
   const reads = compiled.paths.get('variables');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileCel } from '@verdict/core';
+import { compileCel } from '@verdict/cel';
 
 const items = Array.from({ length: 1000 }, (_, i) => ({ name: `c${i}`, ports: [i, i + 1] }));
 
