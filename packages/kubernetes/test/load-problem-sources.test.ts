@@ -1,5 +1,5 @@
 /**
- * Issue 17 (the first hour): load problems of policy text name the file
+ * Load problems of policy text name the file
  * (`source`) and the line and column; Gatekeeper match keys without the
  * Kubernetes dialect say where they come from.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 17, point 7: `verdict validate` on a folder reports every file's
+ * `verdict validate` on a folder reports every file's
  * problems (one YAML syntax error used to hide the rest) with the column of
  * the offending key.
  */

@@ -1,4 +1,4 @@
-/** Issue 17 (the first hour): evaluateInput names the file of policy text in load problems; Kubernetes answers are validating by default. */
+/** EvaluateInput names the file of policy text in load problems; Kubernetes answers are validating by default. */
 import { describe, expect, it } from 'vitest';
 import { PolicyLoadError } from '@verdict/core';
 import { checkPatch, evaluateInput } from '@verdict/testing';

@@ -14,7 +14,7 @@ function setup(costBudget?: number) {
   return { source, application, fiat: createPermissionEvaluator({ definitions: { users: { eve: ['everyone'] }, applications: [application(1000)] }, permissionSources: [source] }) };
 }
 
-describe('issue 10: a policy permission source and the cost budget', () => {
+describe('a policy permission source and the cost budget', () => {
   it('fails the source when a resource exceeds the budget, and Fiat then grants nothing (fail closed)', () => {
     const { source, application, fiat } = setup(100);
     expect(() => source.explain({ type: 'application', ...application(1000) })).toThrow(SpinnakerError);

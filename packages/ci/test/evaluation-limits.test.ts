@@ -11,7 +11,7 @@ function setup(limits: JobAdmissionOptions['limits']) {
   return createJobAdmission({ chain: [{ level: 'instance', policies: [tagsAllowed] }], ...(limits ? { limits } : {}) });
 }
 
-describe('issue 10: CI jobs and the evaluation limits', () => {
+describe('CI jobs and the evaluation limits', () => {
   it('rejects a job whose evaluation exceeds the cost budget (fail closed), naming the policy', () => {
     const tags = Array.from({ length: 1000 }, (_, i) => `team-${i}`);
     const answer = setup({ costBudget: 200 }).admit(job(1, {}, tags));

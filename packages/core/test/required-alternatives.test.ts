@@ -1,5 +1,5 @@
 /**
- * Issue 17 (error messages in the first hour): a validation takes `rule` and
+ * A validation takes `rule` and
  * `message` (json-logic) or `expression` (CEL). A misspelt `rule` used to give
  * two contradictory problems, "missing required field rule" and "missing
  * required field expression"; it is one problem naming what is missing.

@@ -1,5 +1,5 @@
 /**
- * Issue 17, point 10: README, docs, examples, the demo and the packages'
+ * README, docs, examples, the demo and the packages'
  * sources (their TSDoc ships in the .d.ts) spoke of "seed 003", "the
  * proposal" and "special team 1": names of documents users do not have. They
  * name what each example is and link its public source instead.

@@ -1,5 +1,5 @@
 /**
- * Issue 17 (the first hour): policy text given to the Fiat policy source names
+ * Policy text given to the Fiat policy source names
  * its file in load problems; Fiat match keys without the dialect say where they come from.
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Issue 17 (the first hour): a chain level's policy text names its file in load
+ * A chain level's policy text names its file in load
  * problems, with line and column; CI match keys without the CI dialect say where they come from.
  */
 import { describe, expect, it } from 'vitest';

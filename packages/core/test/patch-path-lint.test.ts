@@ -1,5 +1,5 @@
 /**
- * Issue 17, point 8: a patch path with an unescaped "/" in a label or
+ * A patch path with an unescaped "/" in a label or
  * annotation key (`/metadata/labels/verdict.dev/checked`) loads, and creates
  * a nested object the API server rejects. `PolicySet.lint()` points at it and
  * at the `~1` form.

@@ -1,5 +1,5 @@
 /**
- * Issue 17, point 2: a rule that reads a parameter its template's
+ * A rule that reads a parameter its template's
  * parametersSchema does not declare is a load error with a did-you-mean
  * (a typo used to read nothing and let a blocked image through).
  */

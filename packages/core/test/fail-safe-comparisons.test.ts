@@ -1,5 +1,5 @@
 /**
- * Issue 17, point 1: the first rule users copy compared a missing or
+ * The first rule users copy compared a missing or
  * unparsable quantity and passed (`null <= n` is true in JavaScript). A
  * comparison without an answer now fails a validate rule, negated or not, and
  * is an error (failing closed) where it decides something else.
