@@ -159,7 +159,7 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
       throw new CelCompileError(`undeclared reference to "${name}"${near ? ` (did you mean "${near}"?)` : ''}; the names available here are ${allowed.join(', ')}`, pos);
     }
   }
-  if (!checked.valid) throw fromLibrary(checked.error);
+  if (!checked.valid) throw unknownNamespace(checked.error, facts.calls, facts.roots) ?? fromLibrary(checked.error);
   // A constant pattern RE2 cannot run is a load error, as the API server refuses it when the policy is created.
   for (const { pattern, pos } of facts.patterns) {
     try {
@@ -195,6 +195,22 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
       return parsed(activation as Record<string, unknown>);
     },
   };
+}
+
+/**
+ * `lists.range(3)` where the environment has no `lists` namespace: cel-js takes `lists` for a variable of type
+ * `dyn` and finds no method `range` on it. Name the namespace as unknown instead of the overload.
+ */
+function unknownNamespace(error: unknown, calls: ReadonlyMap<string, number>, roots: ReadonlyMap<string, number>): CelCompileError | undefined {
+  const method = /no matching overload for 'dyn\.(\w+)\(/.exec((error as Error | undefined)?.message ?? '')?.[1];
+  if (method === undefined) return undefined;
+  for (const [qualified, pos] of calls) {
+    const dot = qualified.indexOf('.');
+    if (dot < 0 || qualified.slice(dot + 1) !== method || !roots.has(qualified.slice(0, dot))) continue;
+    const namespace = qualified.slice(0, dot);
+    return new CelCompileError(`unknown function "${qualified}": this CEL environment has no "${namespace}" namespace (nor a "${method}" method on a value of type dyn)`, pos);
+  }
+  return undefined;
 }
 
 function fromLibrary(error: unknown): CelCompileError {

@@ -28,6 +28,12 @@ describe('@verdict/cel', () => {
     expect(() => compileCel("1 + 'a'")).toThrow(expect.objectContaining({ code: 'INVALID_INPUT' }));
   });
 
+  it('names an unknown namespace as unknown instead of an overload on dyn', () => {
+    expect(() => compileCel('size(x) > 0 && teams.lookup(3).size() == 3')).toThrow(
+      /unknown function "lists\.range": this CEL environment has no "lists" namespace .*\(at column 16 of the expression\)/s);
+    expect(compileCel("strings.quote('a')").evaluate()).toBe('"a"');
+  });
+
   it('throws a CelError with code EVALUATION for a run-time error, and BUDGET_EXCEEDED past the budget', () => {
     expect(() => compileCel('10 / x').evaluate({ x: 0 })).toThrow(expect.objectContaining({ code: 'EVALUATION', message: expect.stringMatching(/division by zero/) }));
     const loop = compileCel('items.all(i, i >= 0)', { budget: 50 });
