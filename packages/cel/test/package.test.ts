@@ -30,7 +30,7 @@ describe('@verdict/cel', () => {
 
   it('names an unknown namespace as unknown instead of an overload on dyn', () => {
     expect(() => compileCel('size(x) > 0 && teams.lookup(3).size() == 3')).toThrow(
-      /unknown function "lists\.range": this CEL environment has no "lists" namespace .*\(at column 16 of the expression\)/s);
+      /unknown function "teams\.lookup": this CEL environment has no "teams" namespace .*\(at column 16 of the expression\)/s);
     expect(compileCel("strings.quote('a')").evaluate()).toBe('"a"');
   });
 
