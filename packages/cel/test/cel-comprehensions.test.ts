@@ -23,6 +23,7 @@ describe('two-variable quantifiers', () => {
     ['existsOne over a list', '[5, 7, 8].existsOne(i, v, v % 5 == i)', true],
     ['existsOne: many', '[0, 1, 2, 3, 4].existsOne(i, v, v % 2 == i)', false],
     ['existsOne with one variable', '[1, 2, 3].existsOne(x, x > 2)', true],
+    ['exists_one with two variables', "{'a': 1, 'b': 2}.exists_one(k, v, v == 2)", true],
     ['existsOne stops at an error', "[1, 'a', 2].existsOne(i, v, v > 0)", error(/no such overload/)],
   ]);
 });
