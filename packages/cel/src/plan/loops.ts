@@ -41,6 +41,13 @@ export function entries(ev: Evaluator, items: unknown, node: PlanNode): [unknown
   throw ev.createError('invalid_comprehension_range', `Expression of type '${ev.debugType(items).name}' cannot be range of a comprehension (must be list, map, or dynamic).`, node);
 }
 
+/** A comprehension the planner knows: its result (and condition) are functions; a quantifier has a condition. */
+export function checkShape(a: ComprehensionArgs): void {
+  const { condition, result } = a;
+  if (typeof result !== 'function' || (condition !== undefined && typeof condition !== 'function')) throw new NotPlanned('comprehension shape');
+  if (!a.errorsAreFatal && !condition) throw new NotPlanned('quantifier without condition');
+}
+
 export function planComprehension(p: Planner, node: PlanNode, scope: Scope): Step {
   const a = node.args as ComprehensionArgs;
   if (a.iterVar2Name !== undefined) return planTwoVarComprehension(p, a, scope);
@@ -56,8 +63,7 @@ export function planComprehension(p: Planner, node: PlanNode, scope: Scope): Ste
   const bind = binder(ev, a.iterVarName, a.iterCtx?.iterType);
   const vars = new Map(scope.vars).set(a.iterVarName, iter);
   const step = p.plan(a.step, { vars, raw: bindRaw(scope, a.iterVarName, rawTrie && each), accu, count: scope.count });
-  const { condition, result } = a;
-  if (typeof result !== 'function' || (condition !== undefined && typeof condition !== 'function')) throw new NotPlanned('comprehension shape');
+  checkShape(a);
   /** The range (metered, as a list) and the accumulator's initial value, in its slot. */
   const start = (f: Frame): unknown[] => {
     const value = range(f);
@@ -67,46 +73,12 @@ export function planComprehension(p: Planner, node: PlanNode, scope: Scope): Ste
     f.slots[accu] = init(f);
     return items;
   };
-  if (a.errorsAreFatal) {
-    return (f) => {
-      const items = start(f);
-      let acc = f.slots[accu];
-      for (let i = 0; i < items.length; i++) {
-        if (condition && !condition(acc)) break;
-        bind(f, iter, items[i]);
-        acc = step(f);
-      }
-      return result(acc);
-    };
-  }
-  if (!condition) throw new NotPlanned('quantifier without condition');
-  return (f) => {
-    const items = start(f);
-    let acc = f.slots[accu];
-    let error: Error | undefined;
-    for (let i = 0; i < items.length; i++) {
-      if (!condition(acc)) return result(acc);
-      let out: unknown;
-      bind(f, iter, items[i]);
-      try {
-        out = step(f);
-      } catch (thrown) {
-        out = thrown;
-      }
-      if (out instanceof Error) {
-        error ??= out;
-        continue;
-      }
-      acc = out;
-    }
-    if (error && condition(acc)) throw error;
-    return result(acc);
-  };
+  return loop(a, accu, { start, bind: (f, item) => bind(f, iter, item) }, step);
 }
 
 /**
  * A two-variable comprehension (`all(i, v, …)`, `transformMap(k, v, …)`, …): the range converted, each
- * step with the index or key in one slot and the element or value in another. The same loop as above.
+ * step with the index or key in one slot and the element or value in another, in the same loop.
  */
 function planTwoVarComprehension(p: Planner, a: ComprehensionArgs, scope: Scope): Step {
   const ev = p.ev;
@@ -121,9 +93,7 @@ function planTwoVarComprehension(p: Planner, a: ComprehensionArgs, scope: Scope)
   const vars = new Map(scope.vars).set(a.iterVarName, first).set(name2, second);
   const raw = bindRaw({ ...scope, raw: bindRaw(scope, a.iterVarName, undefined) }, name2, undefined);
   const step = p.plan(a.step, { vars, raw, accu, count: scope.count });
-  const { condition, result } = a;
-  if (typeof result !== 'function' || (condition !== undefined && typeof condition !== 'function')) throw new NotPlanned('comprehension shape');
-  if (!a.errorsAreFatal && !condition) throw new NotPlanned('quantifier without condition');
+  checkShape(a);
   const bind = (f: Frame, pair: [unknown, unknown]): void => {
     bindSecond(f, second, pair[1]);
     bindFirst(f, first, pair[0]);
@@ -135,6 +105,18 @@ function planTwoVarComprehension(p: Planner, a: ComprehensionArgs, scope: Scope)
     f.slots[accu] = init(f);
     return items;
   };
+  return loop(a, accu, { start, bind }, step);
+}
+
+/**
+ * The loop of a comprehension over the items `start` gives (after spending for them and setting the
+ * accumulator): `bind` puts an item in its variables' slots, `step` gives the next accumulator. With
+ * `errorsAreFatal`, the first error ends it; otherwise (`all`, `exists`) an element's error is thrown only
+ * when no later element decides.
+ */
+function loop<T>(a: ComprehensionArgs, accu: number, items: { start: (f: Frame) => T[]; bind: (f: Frame, item: T) => void }, step: Step): Step {
+  const { condition, result } = a;
+  const { start, bind } = items;
   if (a.errorsAreFatal) {
     return (f) => {
       const items = start(f);
@@ -147,12 +129,13 @@ function planTwoVarComprehension(p: Planner, a: ComprehensionArgs, scope: Scope)
       return result(acc);
     };
   }
+  const decide = condition!;
   return (f) => {
     const items = start(f);
     let acc = f.slots[accu];
     let error: Error | undefined;
     for (let i = 0; i < items.length; i++) {
-      if (!condition!(acc)) return result(acc);
+      if (!decide(acc)) return result(acc);
       let out: unknown;
       bind(f, items[i]!);
       try {
@@ -166,7 +149,7 @@ function planTwoVarComprehension(p: Planner, a: ComprehensionArgs, scope: Scope)
       }
       acc = out;
     }
-    if (error && condition!(acc)) throw error;
+    if (error && decide(acc)) throw error;
     return result(acc);
   };
 }
