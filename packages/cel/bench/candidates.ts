@@ -8,8 +8,8 @@ import { celEnv, isCelError, isCelList, isCelMap, isCelType, isCelUint, parse as
 import { strings as bufStrings } from '@bufbuild/cel/ext';
 import * as chromeCel from 'cel-js';
 // verdict's own compilation (relative: the bench measures the sources, with the planner).
-import { buildCel } from '../../../../packages/cel/src/compile.js';
-import { celEnvironment } from '../../../../packages/cel/src/env.js';
+import { buildCel } from '../src/compile.js';
+import { celEnvironment } from '../src/env.js';
 
 /** A value in a form every library's results can be compared in. */
 export type Canonical =
