@@ -15,6 +15,7 @@ import { MUTATING_BINDING_KIND, register } from './vap/registry.js';
 import { kubernetesTranslator, type Translated } from './vap/translate.js';
 import { kyvernoProfile } from './kyverno/profile.js';
 import { applyConfiguration } from './map/apply.js';
+import { apiServerJsonPatch, MAP_JSON_PATCH } from './map/json-patch.js';
 import { mutatingProfile } from './map/library.js';
 import type { EvaluationMode } from './kyverno/translate.js';
 
@@ -116,7 +117,7 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
     mutationTarget: MUTATION_TARGET,
     translators: [translator],
     cel: { profile: (template) => profile(translated, template) },
-    patchTypes: { ApplyConfiguration: applyConfiguration },
+    patchTypes: { ApplyConfiguration: applyConfiguration, [MAP_JSON_PATCH]: apiServerJsonPatch },
     parameterSets: (policy) => parameterSets(translated, policy.document, lookup),
     ...(options.source ? { source: options.source } : {}),
   });
