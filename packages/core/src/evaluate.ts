@@ -127,6 +127,7 @@ export class PolicySet {
     run.trace.push(trace);
     // Only a policy whose parameters were chosen has them in its trace.
     if (trace.parameters === undefined) return undefined;
+    if (policy.view) scope.input = policy.view(input);
     const active: Active = { policy, scope, trace };
     if (!policy.parameterSets) return conditions(active, run) ? active : undefined;
     let sets: ReadonlyArray<Readonly<Record<string, unknown>>>;

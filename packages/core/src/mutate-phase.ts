@@ -55,19 +55,25 @@ function failedRequest(run: Run, from: number): boolean {
 
 /** Runs a policy's mutate rules after its matchConditions on the object as it is now; false when they did not hold. */
 function runPolicy(a: Active, pass: Pass, note?: string): boolean {
-  a.scope.input = pass.doc ? pass.doc.root : pass.input;
+  a.scope.input = inputOf(a, pass);
   if (note !== undefined ? !stillMatches(a, pass) : a.deferred && !matchConditions(a, pass.run)) {
     a.unmatched = true;
     return false;
   }
   for (const rule of a.policy.template.mutate) {
-    a.scope.input = pass.doc ? pass.doc.root : pass.input;
+    a.scope.input = inputOf(a, pass);
     const entry: RuleTrace = { rule: rule.name, type: 'mutate', result: 'pass' };
     if (note) entry.message = note;
     a.trace.rules.push(entry);
     runRule(a, rule, entry, pass);
   }
   return true;
+}
+
+/** The input as the mutations left it, as the policy reads it. */
+function inputOf(a: Active, pass: Pass): Record<string, unknown> {
+  const input = pass.doc ? pass.doc.root : pass.input;
+  return a.policy.view ? a.policy.view(input) : input;
 }
 
 /** On reinvocation: the policy's matchConditions on the object as it is now (false or an error: its rules do not run again). */

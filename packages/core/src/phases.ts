@@ -255,7 +255,7 @@ export function matchConditions(a: Active, run: Run): boolean {
 export function validatePhase(active: readonly Active[], input: Record<string, unknown>, run: Run): void {
   for (const a of active) {
     if (a.unmatched) continue;
-    a.scope.input = input;
+    a.scope.input = a.policy.view ? a.policy.view(input) : input;
     const profile = a.policy.template.cel.context.profile;
     let stopped = false;
     for (const rule of a.policy.template.validate) {

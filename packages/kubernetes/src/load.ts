@@ -8,6 +8,7 @@
  */
 import { loadPolicySet, PolicySet, type CelProfile, type EvaluationLimits, type ParameterSetResolver, type PolicySource } from '@verdict/core';
 import { kubernetesDialect, MUTATION_TARGET } from './dialect.js';
+import { gatekeeperInput, isGatekeeperConstraint } from './match-gatekeeper.js';
 import { AdmissionError } from './errors.js';
 import { ADMISSION_CEL_NAMES, ADMISSION_PARTIAL_ROOTS, admissionActivation } from './vap/activation.js';
 import { collectParams, ParamCache, type CollectedParams, type ParamLookup } from './vap/params.js';
@@ -119,6 +120,7 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
     cel: { profile: (template) => profile(translated, template) },
     patchTypes: { ApplyConfiguration: applyConfiguration, [MAP_JSON_PATCH]: apiServerJsonPatch },
     parameterSets: (policy) => parameterSets(translated, policy.document, lookup),
+    inputView: (policy) => (isGatekeeperConstraint(policy.document) ? gatekeeperInput : undefined),
     ...(options.source ? { source: options.source } : {}),
   });
   register(set, translated.registry);
