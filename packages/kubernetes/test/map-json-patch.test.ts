@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Decision } from '@verdict/core';
 import { admissionReviewFor, loadKubernetesPolicies, toAdmissionInput } from '@verdict/kubernetes';
 import { pod, webhookFor } from './helpers.js';
 import { bound, mutating, mutatingBinding } from './map-helpers.js';
@@ -163,9 +164,31 @@ describe('MutatingAdmissionPolicy JSONPatch leniencies of the API server (evanph
     expect(errorOf('[JSONPatch{op: "add", path: "/spec/containers/5", value: {}}]')).toEqual(["mutate rule \"mutations[0]\" was not applied: JSON Patch: error in add for path: '/spec/containers/5': Unable to access invalid index: 5: invalid index referenced"]);
   });
 
+  it('reads a path without its leading slash as json-patch v4 does (its first segment dropped), and tests the whole object at ""', () => {
+    const d = apply('[JSONPatch{op: "test", path: "", value: object}, JSONPatch{op: "add", path: "x/team", value: "blue"}]', {});
+    expect(d.patch).toEqual([{ op: 'test', path: '', value: expect.objectContaining({ kind: 'Pod' }) }, { op: 'add', path: '/team', value: 'blue' }]);
+    expect((d.mutated as Record<string, unknown>)['team']).toBe('blue');
+  });
+
   it('leaves the object unchanged when a test does not hold, a missing key tested against a value included', () => {
     const d = apply('[JSONPatch{op: "add", path: "/metadata/labels/a", value: "1"}, JSONPatch{op: "test", path: "/metadata/labels/none", value: "x"}]', { labels: {} });
     expect(d).toMatchObject({ allowed: true, errors: [], patch: [] });
     expect(d.trace[0]!.rules[0]).toMatchObject({ result: 'skipped', message: 'not applied: testing value /metadata/labels/none failed: test failed' });
+  });
+});
+
+describe('MutatingAdmissionPolicy matchConditions in a mutating webhook', () => {
+  it('traces a policy whose matchConditions were false at its turn as not matched, even if the final object matches them', async () => {
+    const gated = mutating('a-gated.example.com', ['[JSONPatch{op: "add", path: "/metadata/annotations", value: {"gated": "yes"}}]'], {
+      matchConditions: [{ name: 'labelled', expression: 'has(object.metadata.labels) && "team" in object.metadata.labels' }],
+    });
+    let decision: Decision | undefined;
+    const { run } = webhookFor({
+      policies: [gated, mutatingBinding('a-gated.example.com', 'a-gated.example.com'), ...bound('b-label.example.com', ['[JSONPatch{op: "add", path: "/metadata/labels", value: {"team": "blue"}}]'])] as never,
+      mutating: true, namespaceLabels: () => ({}), onDecision: (event) => { decision = event.decision; },
+    });
+    const { patch } = await run(pod({ name: 'p' }));
+    expect(patch).toEqual([{ op: 'add', path: '/metadata/labels', value: { team: 'blue' } }]);
+    expect(decision!.trace.find((t) => t.policy === 'a-gated.example.com')).toMatchObject({ matched: false, mismatch: { at: '/spec/matchConditions/0' }, rules: [] });
   });
 });
