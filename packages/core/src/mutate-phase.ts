@@ -13,6 +13,7 @@
  *   then; not when a mutation failed the request.
  */
 import { BudgetExceeded } from './budget.js';
+import { computedVariables } from './cel/rule.js';
 import { truthy } from './logic/scope.js';
 import { CowDocument, PatchTestFailed, type PatchOperation } from './mutate.js';
 import { matchConditions, passBudget, resolverFor, type Active, type Run } from './phases.js';
@@ -56,7 +57,10 @@ function failedRequest(run: Run, from: number): boolean {
 /** Runs a policy's mutate rules after its matchConditions on the object as it is now; false when they did not hold. */
 function runPolicy(a: Active, pass: Pass, note?: string): boolean {
   a.scope.input = inputOf(a, pass);
-  if (note !== undefined ? !stillMatches(a, pass) : a.deferred && !matchConditions(a, pass.run)) {
+  if (note !== undefined) {
+    if (!stillMatches(a, pass)) return false;
+  } else if (a.deferred && !matchConditions(a, pass.run)) {
+    // Not matched at its turn: its other rules (validations, annotations) do not run either.
     a.unmatched = true;
     return false;
   }
@@ -67,6 +71,9 @@ function runPolicy(a: Active, pass: Pass, note?: string): boolean {
     a.trace.rules.push(entry);
     runRule(a, rule, entry, pass);
   }
+  // The variables its mutations computed (a later evaluation on another object may compute none).
+  const variables = computedVariables(a.scope);
+  if (variables) a.trace.variables = variables;
   return true;
 }
 
