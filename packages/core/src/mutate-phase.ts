@@ -13,7 +13,7 @@
  *   then; not when a mutation failed the request.
  */
 import { BudgetExceeded } from './budget.js';
-import { computedVariables } from './cel/rule.js';
+import { computedVariables } from './languages/cel-rule.js';
 import { truthy } from './logic/scope.js';
 import { CowDocument, PatchTestFailed, type PatchOperation } from './mutate.js';
 import { matchConditions, passBudget, resolverFor, type Active, type Run } from './phases.js';
