@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 export { parsePolicyDocuments, sourceLocation, type ParseOptions, type PolicyDocument } from './parse.js';
-export { compilePolicies, type CompileOptions, type EvaluationLimits, type ParameterSetResolver } from './compile.js';
+export { compilePolicies, type CompileOptions, type EvaluationLimits, type InputView, type ParameterSetResolver } from './compile.js';
 export { DEFAULT_COST_BUDGET } from './budget.js';
 export type { DocumentTranslator, TranslatedDocument, TranslatedUnit, TranslationContext } from './translate.js';
 export { loadPolicySet, type PolicySource } from './load.js';
@@ -16,7 +16,7 @@ export type {
   Decision, DecisionError, DecisionErrorCode, EnforcementAction, EvaluateOptions, NoMatchAction, ParameterSelectionBehavior,
   PolicyInfo, PolicyTrace, RuleTrace, SelectionTrace, SelectorMismatch, Violation, Annotation,
 } from './types.js';
-export { diffPatch, type PatchOperation, type PatchOp, type PatchType } from './mutate.js';
+export { diffPatch, PatchTestFailed, type PatchOperation, type PatchOp, type PatchType } from './mutate.js';
 export {
   compileLabelSelector, formatLabelSelector, labelKeyError, matchLabelSelector, parseLabelSelector, validateLabelSelector,
   type CompiledLabelSelector, type LabelSelector, type LabelSelectorOperator, type LabelSelectorRequirement, type Labels, type SelectorIssue,

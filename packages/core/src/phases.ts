@@ -20,6 +20,10 @@ export interface Active {
   trace: PolicyTrace;
   /** With evaluation-time parameter sets: the index of this run's set. */
   parameterSet?: number;
+  /** Its matchConditions are evaluated when the mutation phase reaches it (a policy that mutates). */
+  deferred?: true;
+  /** Its matchConditions did not hold (or failed) in the mutation phase: its other rules do not run. */
+  unmatched?: true;
 }
 
 /** Reads a template path from the scope: `undefined` when any step is missing. */
@@ -213,10 +217,45 @@ function holds(rule: Fn, scope: Scope, entry: RuleTrace, element?: number): bool
   }
 }
 
+/**
+ * CEL `spec.matchConditions`, as the API server evaluates them: any false → not matched (trace), even when
+ * another one failed; all true → the policy applies; an error and none false → the policy's failurePolicy.
+ */
+export function matchConditions(a: Active, run: Run): boolean {
+  const conditions = a.policy.template.matchConditions;
+  let failed: string | undefined;
+  for (let i = 0; i < conditions.length; i++) {
+    const c = conditions[i]!;
+    let ok: unknown;
+    try {
+      ok = c.test(undefined, a.scope);
+    } catch (error) {
+      if (error instanceof BudgetExceeded) throw error;
+      failed ??= `matchCondition "${c.name}": ${(error as Error).message}`;
+      continue;
+    }
+    if (ok !== true) {
+      a.trace.matched = false;
+      a.trace.mismatch = { at: `/spec/matchConditions/${i}`, selector: `matchCondition "${c.name}": ${c.expression}` };
+      return false;
+    }
+  }
+  if (failed === undefined) return true;
+  if (a.policy.template.cel.context.profile?.matchConditionErrors === 'skip') {
+    a.trace.matched = false;
+    a.trace.mismatch = { at: '/spec/matchConditions', selector: `${failed} (a matchCondition error skips the policy)` };
+    return false;
+  }
+  a.trace.error = failed;
+  run.fail(a.policy, 'MATCH_ERROR', failed, { parameterSet: a.parameterSet });
+  return false;
+}
+
 /** Runs every active policy's validate rules against `input` (the mutated input when something was patched). */
 export function validatePhase(active: readonly Active[], input: Record<string, unknown>, run: Run): void {
   for (const a of active) {
-    a.scope.input = input;
+    if (a.unmatched) continue;
+    a.scope.input = a.policy.view ? a.policy.view(input) : input;
     const profile = a.policy.template.cel.context.profile;
     let stopped = false;
     for (const rule of a.policy.template.validate) {

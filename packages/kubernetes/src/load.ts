@@ -8,6 +8,7 @@
  */
 import { loadPolicySet, PolicySet, type CelProfile, type EvaluationLimits, type ParameterSetResolver, type PolicySource } from '@verdict/core';
 import { kubernetesDialect, MUTATION_TARGET } from './dialect.js';
+import { gatekeeperInput, isGatekeeperConstraint } from './match-gatekeeper.js';
 import { AdmissionError } from './errors.js';
 import { ADMISSION_CEL_NAMES, ADMISSION_PARTIAL_ROOTS, admissionActivation } from './vap/activation.js';
 import { collectParams, ParamCache, type CollectedParams, type ParamLookup } from './vap/params.js';
@@ -15,6 +16,7 @@ import { MUTATING_BINDING_KIND, register } from './vap/registry.js';
 import { kubernetesTranslator, type Translated } from './vap/translate.js';
 import { kyvernoProfile } from './kyverno/profile.js';
 import { applyConfiguration } from './map/apply.js';
+import { apiServerJsonPatch, MAP_JSON_PATCH } from './map/json-patch.js';
 import { mutatingProfile } from './map/library.js';
 import type { EvaluationMode } from './kyverno/translate.js';
 
@@ -116,8 +118,9 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
     mutationTarget: MUTATION_TARGET,
     translators: [translator],
     cel: { profile: (template) => profile(translated, template) },
-    patchTypes: { ApplyConfiguration: applyConfiguration },
+    patchTypes: { ApplyConfiguration: applyConfiguration, [MAP_JSON_PATCH]: apiServerJsonPatch },
     parameterSets: (policy) => parameterSets(translated, policy.document, lookup),
+    inputView: (policy) => (isGatekeeperConstraint(policy.document) ? gatekeeperInput : undefined),
     ...(options.source ? { source: options.source } : {}),
   });
   register(set, translated.registry);
