@@ -14,7 +14,9 @@ import { collectParams, ParamCache, type CollectedParams, type ParamLookup } fro
 import { MUTATING_BINDING_KIND, register } from './vap/registry.js';
 import { kubernetesTranslator, type Translated } from './vap/translate.js';
 import { kyvernoProfile } from './kyverno/profile.js';
-import { applyConfiguration } from './map/apply.js';
+import { applyConfiguration, serverSideApplyConfiguration } from './map/apply.js';
+import { MUTATING_POLICY_PROFILE } from './mpol/profile.js';
+import { SERVER_SIDE_APPLY } from './mpol/translate.js';
 import { mutatingProfile } from './map/library.js';
 import type { EvaluationMode } from './kyverno/translate.js';
 
@@ -47,6 +49,7 @@ export interface KubernetesLoadOptions {
 function profile(translated: Translated, template: { document: object }): CelProfile | undefined {
   const kyverno = translated.kyverno.get(template.document);
   if (kyverno) return kyvernoProfile(kyverno.policy);
+  if (translated.kyvernoMutating.has(template.document)) return MUTATING_POLICY_PROFILE;
   const origin = translated.templates.get(template.document);
   if (!origin) return undefined;
   if (origin.kind === 'gatekeeper') {
@@ -116,7 +119,7 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
     mutationTarget: MUTATION_TARGET,
     translators: [translator],
     cel: { profile: (template) => profile(translated, template) },
-    patchTypes: { ApplyConfiguration: applyConfiguration },
+    patchTypes: { ApplyConfiguration: applyConfiguration, [SERVER_SIDE_APPLY]: serverSideApplyConfiguration },
     parameterSets: (policy) => parameterSets(translated, policy.document, lookup),
     ...(options.source ? { source: options.source } : {}),
   });
