@@ -46,6 +46,9 @@ export interface KubernetesLoadOptions {
   webhook?: 'validating' | 'mutating';
 }
 
+/** Compiled policy kinds whose rules mutate (refused by a validating webhook). */
+const MUTATING_KINDS = [MUTATING_BINDING_KIND, 'MutatingPolicy', 'NamespacedMutatingPolicy'];
+
 function profile(translated: Translated, template: { document: object }): CelProfile | undefined {
   const kyverno = translated.kyverno.get(template.document);
   if (kyverno) return kyvernoProfile(kyverno.policy);
@@ -101,8 +104,8 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
   if (webhook !== undefined && webhook !== 'validating' && webhook !== 'mutating') throw new AdmissionError('INVALID_OPTIONS', `webhook must be "validating" or "mutating" (got ${JSON.stringify(webhook)})`);
   if (source instanceof PolicySet) {
     if (options.limits) loadPolicySet(source, options.limits); // core refuses limits for a compiled set, with its message
-    const binding = webhook === 'validating' ? source.policies.find((p) => p.kind === MUTATING_BINDING_KIND) : undefined;
-    if (binding) throw new AdmissionError('INVALID_OPTIONS', `the policy set holds ${MUTATING_BINDING_KIND} "${binding.name}", but a validating webhook never applies a mutation: create the webhook with mutating: true`);
+    const binding = webhook === 'validating' ? source.policies.find((p) => MUTATING_KINDS.includes(p.kind)) : undefined;
+    if (binding) throw new AdmissionError('INVALID_OPTIONS', `the policy set holds ${binding.kind} "${binding.name}", but a validating webhook never applies a mutation: create the webhook with mutating: true`);
     if (source.mutationTarget !== MUTATION_TARGET) {
       throw new AdmissionError('INVALID_OPTIONS', `the policy set patches "${source.mutationTarget || '(the whole input)'}", but admission patches must address the object; compile it with mutationTarget: "/object" and dialects: [kubernetesDialect]`);
     }
