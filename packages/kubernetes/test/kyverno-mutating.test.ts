@@ -93,6 +93,21 @@ describe('Kyverno MutatingPolicy in a mutating webhook', () => {
     expect(admitted.patch).toEqual([{ op: 'add', path: '/metadata/labels', value: { team: 'platform' } }]);
   });
 
+  it('keeps none of a policy\'s patches when one of its mutations fails, and runs none after it (failurePolicy Ignore)', () => {
+    const set = loadKubernetesPolicies([mutatingPolicy('partial', {
+      failurePolicy: 'Ignore',
+      mutations: [TEAM_LABEL, jsonPatch('[JSONPatch{op: "remove", path: "/spec/nodeName"}]'), ALWAYS_PULL],
+    })]);
+    const decision = set.evaluate(toAdmissionInput(admissionReviewFor(pod({ name: 'web', namespace: 'default' }))));
+    expect(decision).toMatchObject({ allowed: true, patch: [] });
+    expect(decision.errors).toMatchObject([{ policy: 'partial', ignored: true }]);
+    expect(decision.trace[0]!.rules).toEqual([
+      { rule: 'mutations[0]', type: 'mutate', result: 'skipped', message: 'undone: mutations[1] of the policy failed' },
+      { rule: 'mutations[1]', type: 'mutate', result: 'error', message: expect.stringContaining('cannot remove at /spec/nodeName') },
+      { rule: 'mutations[2]', type: 'mutate', result: 'skipped', message: 'not evaluated: mutations[1] of the policy failed' },
+    ]);
+  });
+
   it('replaces atomic lists with evaluation.useServerSideApply, which the API server\'s guard refuses otherwise', async () => {
     const tolerations = apply('Object{spec: Object.spec{tolerations: [Object.spec.tolerations{key: "dedicated", operator: "Exists"}]}}');
     const guarded = setup([mutatingPolicy(uniqueName('mp'), { mutations: [tolerations], autogen: { podControllers: { controllers: [] } } })]);

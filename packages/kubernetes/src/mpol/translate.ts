@@ -89,6 +89,8 @@ function templateOf(name: string, policy: KyvernoMutatingPolicy, e: Expressions)
       kind: policy.kind,
       failurePolicy: policy.failurePolicy,
       reinvocationPolicy: policy.reinvocationPolicy,
+      // Kyverno's engine stops at a policy's first failing mutation and keeps none of its patches.
+      mutationUnit: 'policy',
       ...(e.variables.length ? { variables: e.variables } : {}),
       ...(e.matchConditions.length ? { matchConditions: e.matchConditions } : {}),
       mutate: e.mutations.map((m, i) => ({ name: `mutations[${i}]`, expression: m.expression, patchType: m.patchType === 'JSONPatch' ? 'JSONPatch' : apply })),
