@@ -56,10 +56,8 @@ async function patchOf(webhook: AdmissionWebhook, review: AdmissionReview): Prom
 
 export async function mpolWorkload(): Promise<Group> {
   const webhooks = { map: createAdmissionWebhook({ policies: MAP, mutating: true }), mpol: createAdmissionWebhook({ policies: MPOL, mutating: true }) };
-  const reviews = goodPods().map((pod) => {
-    const object = pod as unknown as KubernetesObject;
-    return admissionReviewFor({ ...object, metadata: { ...object.metadata, labels: { app: 'web' } } }, { uid: 'uid' });
-  });
+  // Pods without a team label, so that both forms add it.
+  const reviews = goodPods((i) => ({ labels: { app: `app-${i}` } })).map((pod, i) => admissionReviewFor(pod as unknown as KubernetesObject, { uid: `uid-${i}` }));
   for (const review of reviews) {
     const patch = await patchOf(webhooks.map, review);
     expect(patch.includes('/imagePullPolicy') && patch.includes('/metadata/labels/team'), 'the MutatingAdmissionPolicy patches the Pod');
