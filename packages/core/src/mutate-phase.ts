@@ -64,17 +64,52 @@ function runPolicy(a: Active, pass: Pass, note?: string): boolean {
     a.unmatched = true;
     return false;
   }
-  for (const rule of a.policy.template.mutate) {
+  const rules = a.policy.template.mutate;
+  const start = a.policy.template.mutationUnit === 'policy' ? policyStart(a, pass) : undefined;
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i]!;
     a.scope.input = inputOf(a, pass);
     const entry: RuleTrace = { rule: rule.name, type: 'mutate', result: 'pass' };
     if (note) entry.message = note;
     a.trace.rules.push(entry);
     runRule(a, rule, entry, pass);
+    if (start && entry.result === 'error') {
+      undoPolicy(a, pass, start, rule.name);
+      for (const later of rules.slice(i + 1)) a.trace.rules.push({ rule: later.name, type: 'mutate', result: 'skipped', message: `not evaluated: ${rule.name} of the policy failed` });
+      break;
+    }
   }
   // The variables its mutations computed (a later evaluation on another object may compute none).
   const variables = computedVariables(a.scope);
   if (variables) a.trace.variables = variables;
   return true;
+}
+
+interface PolicyStart {
+  root: Record<string, unknown>;
+  patch: number;
+  applied: number;
+  traced: number;
+  rules: number;
+}
+
+/** Where a policy whose mutate rules apply together started (`mutationUnit: policy`). */
+function policyStart(a: Active, pass: Pass): PolicyStart {
+  const doc = (pass.doc ??= new CowDocument(pass.input, pass.target));
+  return { root: doc.begin(), patch: pass.patch.length, applied: pass.applied, traced: a.trace.patch?.length ?? 0, rules: a.trace.rules.length };
+}
+
+/** Undoes every operation the policy applied in this run; its rules that had applied are traced as undone. */
+function undoPolicy(a: Active, pass: Pass, start: PolicyStart, failed: string): void {
+  pass.doc!.rollback(start.root);
+  pass.patch.length = start.patch;
+  pass.applied = start.applied;
+  if (a.trace.patch) a.trace.patch.length = start.traced;
+  for (const entry of a.trace.rules.slice(start.rules)) {
+    if (entry.result !== 'pass') continue;
+    entry.result = 'skipped';
+    entry.message = `undone: ${failed} of the policy failed`;
+  }
 }
 
 /** The input as the mutations left it, as the policy reads it. */

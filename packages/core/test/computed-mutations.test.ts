@@ -74,6 +74,27 @@ describe('computed mutations (a mutate rule with a CEL expression)', () => {
   });
 });
 
+describe('mutationUnit', () => {
+  const rules = [
+    { name: 'first', expression: '[{"op": "add", "path": "/a", "value": 1}]' },
+    { name: 'second', expression: '[{"op": "remove", "path": "/missing"}]' },
+    { name: 'third', expression: '[{"op": "add", "path": "/c", "value": 3}]' },
+  ];
+
+  it('policy: the first rule that fails undoes the earlier ones and stops the rest, leaving the input as it was', () => {
+    const d = load(computed('together', rules, { mutationUnit: 'policy', failurePolicy: 'Ignore' })).evaluate({ keep: true });
+    expect(d).toMatchObject({ allowed: true, patch: [] });
+    expect(d.mutated).toBeUndefined();
+    expect(d.trace[0]!.rules.map((r) => [r.rule, r.result])).toEqual([['first', 'skipped'], ['second', 'error'], ['third', 'skipped']]);
+  });
+
+  it('rule (the default): each rule applies alone, the others keep their operations', () => {
+    const d = load(computed('alone', rules, { failurePolicy: 'Ignore' })).evaluate({ keep: true });
+    expect(d.mutated).toEqual({ keep: true, a: 1, c: 3 });
+    expect(loadProblems(computed('bad', rules, { mutationUnit: 'all' }))[0]).toMatchObject({ path: '/spec/mutationUnit' });
+  });
+});
+
 describe('diffPatch', () => {
   it('gives the operations that turn one value into the other, leaving both unchanged', () => {
     const before = { a: 1, b: { c: [1, 2] }, gone: true };

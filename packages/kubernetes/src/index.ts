@@ -13,6 +13,8 @@ export { ParamCache, type ParamLookup, type ParamQuery } from './vap/params.js';
 export { VALIDATION_FAILURE_ANNOTATION } from './vap/answer.js';
 export { validatingPolicyResults, type ValidatingPolicyResult } from './kyverno/results.js';
 export type { EvaluationMode } from './kyverno/translate.js';
+export { mutatingPolicyResults, type MutatingPolicyResult } from './mpol/results.js';
+export type { KyvernoMutatingKind } from './mpol/types.js';
 export type { KyvernoPolicyKind } from './kyverno/types.js';
 export { toAdmissionInput, NAMESPACE_NAME_LABEL } from './toInput.js';
 export { toAdmissionResponse, FAILED_OPEN_ANNOTATION, type FailurePolicy, type ResponseOptions } from './toResponse.js';

@@ -15,8 +15,10 @@ import { collectParams, ParamCache, type CollectedParams, type ParamLookup } fro
 import { MUTATING_BINDING_KIND, register } from './vap/registry.js';
 import { kubernetesTranslator, type Translated } from './vap/translate.js';
 import { kyvernoProfile } from './kyverno/profile.js';
-import { applyConfiguration } from './map/apply.js';
+import { applyConfiguration, serverSideApplyConfiguration } from './map/apply.js';
 import { apiServerJsonPatch, MAP_JSON_PATCH } from './map/json-patch.js';
+import { MUTATING_POLICY_PROFILE } from './mpol/profile.js';
+import { SERVER_SIDE_APPLY } from './mpol/translate.js';
 import { mutatingProfile } from './map/library.js';
 import type { EvaluationMode } from './kyverno/translate.js';
 
@@ -46,9 +48,13 @@ export interface KubernetesLoadOptions {
   webhook?: 'validating' | 'mutating';
 }
 
+/** Compiled policy kinds whose rules mutate (refused by a validating webhook). */
+const MUTATING_KINDS = [MUTATING_BINDING_KIND, 'MutatingPolicy', 'NamespacedMutatingPolicy'];
+
 function profile(translated: Translated, template: { document: object }): CelProfile | undefined {
   const kyverno = translated.kyverno.get(template.document);
   if (kyverno) return kyvernoProfile(kyverno.policy);
+  if (translated.kyvernoMutating.has(template.document)) return MUTATING_POLICY_PROFILE;
   const origin = translated.templates.get(template.document);
   if (!origin) return undefined;
   if (origin.kind === 'gatekeeper') {
@@ -100,8 +106,8 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
   if (webhook !== undefined && webhook !== 'validating' && webhook !== 'mutating') throw new AdmissionError('INVALID_OPTIONS', `webhook must be "validating" or "mutating" (got ${JSON.stringify(webhook)})`);
   if (source instanceof PolicySet) {
     if (options.limits) loadPolicySet(source, options.limits); // core refuses limits for a compiled set, with its message
-    const binding = webhook === 'validating' ? source.policies.find((p) => p.kind === MUTATING_BINDING_KIND) : undefined;
-    if (binding) throw new AdmissionError('INVALID_OPTIONS', `the policy set holds ${MUTATING_BINDING_KIND} "${binding.name}", but a validating webhook never applies a mutation: create the webhook with mutating: true`);
+    const binding = webhook === 'validating' ? source.policies.find((p) => MUTATING_KINDS.includes(p.kind)) : undefined;
+    if (binding) throw new AdmissionError('INVALID_OPTIONS', `the policy set holds ${binding.kind} "${binding.name}", but a validating webhook never applies a mutation: create the webhook with mutating: true`);
     if (source.mutationTarget !== MUTATION_TARGET) {
       throw new AdmissionError('INVALID_OPTIONS', `the policy set patches "${source.mutationTarget || '(the whole input)'}", but admission patches must address the object; compile it with mutationTarget: "/object" and dialects: [kubernetesDialect]`);
     }
@@ -118,7 +124,7 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
     mutationTarget: MUTATION_TARGET,
     translators: [translator],
     cel: { profile: (template) => profile(translated, template) },
-    patchTypes: { ApplyConfiguration: applyConfiguration, [MAP_JSON_PATCH]: apiServerJsonPatch },
+    patchTypes: { ApplyConfiguration: applyConfiguration, [MAP_JSON_PATCH]: apiServerJsonPatch, [SERVER_SIDE_APPLY]: serverSideApplyConfiguration },
     parameterSets: (policy) => parameterSets(translated, policy.document, lookup),
     inputView: (policy) => (isGatekeeperConstraint(policy.document) ? gatekeeperInput : undefined),
     ...(options.source ? { source: options.source } : {}),

@@ -187,7 +187,9 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
   const finish = (policies: PolicySet, request: AdmissionRequest, labels: LabelMap | undefined, started: number): AdmissionReviewResponse => {
     try {
       const { input, decision } = evaluateRequest(policies, request, { namespaceLabels: labels, inventory: inventory?.() }, mutating);
-      const response = toAdmissionResponse(request.uid, decision, responseOptions(policies));
+      const options = responseOptions(policies);
+      // A Kyverno MutatingPolicy's denial names the request's object.
+      const response = toAdmissionResponse(request.uid, decision, decision.errors.length === 0 ? options : { ...options, resource: { namespace: request.namespace, name: request.name, kind: request.kind?.kind } });
       if (onDecision) notify({ input, decision, response, durationMs: 0 }, started);
       return response;
     } catch (error) {

@@ -30,8 +30,8 @@ describe('the public surface of @verdict/testing', () => {
     ]);
   });
 
-  it('registers exactly the five matchers', () => {
-    expect(Object.keys(verdictMatchers).sort()).toEqual(['toBeAllowed', 'toBeDenied', 'toPatch', 'toSelectParameters', 'toWarn']);
+  it('registers exactly the six matchers', () => {
+    expect(Object.keys(verdictMatchers).sort()).toEqual(['toBeAllowed', 'toBeDenied', 'toPatch', 'toPatchResource', 'toSelectParameters', 'toWarn']);
     expect(isDecision(memoryPolicies().evaluate({}))).toBe(true);
     expect(isDecision({ allowed: true })).toBe(false);
   });

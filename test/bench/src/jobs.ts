@@ -36,6 +36,7 @@ export async function allJobs(): Promise<Job[]> {
     { id: 'hostile', run: async (t) => [await measure(hostileRegexWorkload(), t), await measure(hostileGlobWorkload(), t)] },
     ...(await optional('review')),
     ...(await optional('vap')),
+    ...(await optional('mpol')),
     ...(await optional('webhook')),
     ...(await optional('audit')),
   ];

@@ -45,19 +45,21 @@ function validationActions(spec: Doc, report: Report): ValidationAction[] {
   return value.length === 0 ? ['Deny'] : out;
 }
 
-function enabled(block: Doc | undefined, key: 'admission' | 'background', report: Report): boolean {
+/** `spec.evaluation.<key>.enabled` (absent: `fallback`). */
+export function enabled(block: Doc | undefined, key: string, report: Report, fallback = true): boolean {
   const value = block ? new FieldReader(block, '/spec/evaluation', report).object(key) : undefined;
-  if (!value) return true;
+  if (!value) return fallback;
   const f = new FieldReader(value, `/spec/evaluation/${key}`, report).known(['enabled'], `evaluation.${key}`);
   const flag = f.value['enabled'];
   if (flag !== undefined && flag !== null && typeof flag !== 'boolean') report(`/spec/evaluation/${key}/enabled`, `enabled must be true or false (got ${typeOf(flag)})`);
-  return flag !== false;
+  return typeof flag === 'boolean' ? flag : fallback;
 }
 
-function evaluation(spec: Doc, report: Report): { admission: boolean; background: boolean } {
+/** `spec.evaluation`: admission and background enabled (default true), mode Kubernetes; `known` adds a kind's own keys. */
+export function evaluation(spec: Doc, report: Report, known: readonly string[] = []): { admission: boolean; background: boolean } {
   const block = new FieldReader(spec, '/spec', report).object('evaluation');
   if (block) {
-    const f = new FieldReader(block, '/spec/evaluation', report).known(['admission', 'background', 'mode'], 'evaluation');
+    const f = new FieldReader(block, '/spec/evaluation', report).known(['admission', 'background', 'mode', ...known], 'evaluation');
     const mode = f.string('mode');
     if (mode !== undefined && mode !== '' && mode !== 'Kubernetes') {
       report('/spec/evaluation/mode', mode === 'JSON' || mode === 'HTTP' || mode === 'Envoy'
@@ -68,11 +70,12 @@ function evaluation(spec: Doc, report: Report): { admission: boolean; background
   return { admission: enabled(block, 'admission', report), background: enabled(block, 'background', report) };
 }
 
-function controllers(spec: Doc, report: Report): readonly string[] | undefined {
+/** `autogen.podControllers.controllers`; `admissionPolicy`: the kind's generated-policy key (read, no effect). */
+export function controllers(spec: Doc, report: Report, admissionPolicy = 'validatingAdmissionPolicy'): readonly string[] | undefined {
   const autogen = new FieldReader(spec, '/spec', report).object('autogen');
   if (!autogen) return undefined;
-  const f = new FieldReader(autogen, '/spec/autogen', report).known(['podControllers', 'validatingAdmissionPolicy'], 'autogen');
-  f.object('validatingAdmissionPolicy');
+  const f = new FieldReader(autogen, '/spec/autogen', report).known(['podControllers', admissionPolicy], 'autogen');
+  f.object(admissionPolicy);
   const pods = f.object('podControllers');
   if (!pods) return undefined;
   new FieldReader(pods, '/spec/autogen/podControllers', report).known(['controllers'], 'autogen.podControllers');
@@ -85,8 +88,8 @@ function controllers(spec: Doc, report: Report): readonly string[] | undefined {
   return list as string[];
 }
 
-/** The namespace of a NamespacedValidatingPolicy: `metadata.namespace`, `default` when absent (as kubectl applies it). */
-function namespaceOf(doc: Doc, report: Report): string {
+/** The namespace of a namespaced policy: `metadata.namespace`, `default` when absent (as kubectl applies it). */
+export function namespaceOf(doc: Doc, report: Report): string {
   const metadata = isObject(doc['metadata']) ? doc['metadata'] : {};
   const namespace = new FieldReader(metadata, '/metadata', report).string('namespace');
   if (namespace === undefined || namespace === '') return 'default';

@@ -13,6 +13,7 @@ import { isObject } from '../read.js';
 import type { Report } from '../vap/fields.js';
 import { enforcementOf, readAuditAnnotations, readNamedExpressions, readValidations } from '../vap/read.js';
 import { autogenVariants } from './autogen.js';
+import { mutatingKindOf } from '../mpol/translate.js';
 import { KYVERNO_POLICIES, KYVERNO_VERSIONS, readKyvernoPolicy } from './read.js';
 import type { KyvernoPolicy, KyvernoPolicyKind } from './types.js';
 
@@ -46,11 +47,11 @@ export function kyvernoKindOf(doc: unknown): KyvernoPolicyKind | undefined {
  * ClusterPolicy, Policy, PolicyException…), or `undefined` for any other document.
  */
 export function kyvernoUnsupported(doc: unknown): string | undefined {
-  if (!isObject(doc) || typeof doc['apiVersion'] !== 'string' || kyvernoKindOf(doc)) return undefined;
+  if (!isObject(doc) || typeof doc['apiVersion'] !== 'string' || kyvernoKindOf(doc) || mutatingKindOf(doc)) return undefined;
   const group = doc['apiVersion'].split('/')[0];
   const kind = typeof doc['kind'] === 'string' ? doc['kind'] : '(no kind)';
-  if (group === KYVERNO_POLICIES) return `Kyverno's ${kind} is not supported: verdict loads ValidatingPolicy and NamespacedValidatingPolicy of ${KYVERNO_POLICIES} (docs/kyverno.md#what-is-refused)`;
-  if (group === 'kyverno.io') return `Kyverno's ${kind} (kyverno.io) is not supported: verdict loads Kyverno's CEL ValidatingPolicy and NamespacedValidatingPolicy (${KYVERNO_POLICIES}); write the rules as one of them or as a verdict Policy (docs/kyverno.md#what-is-refused)`;
+  if (group === KYVERNO_POLICIES) return `Kyverno's ${kind} is not supported: verdict loads ValidatingPolicy, NamespacedValidatingPolicy, MutatingPolicy and NamespacedMutatingPolicy of ${KYVERNO_POLICIES} (docs/kyverno.md#what-is-refused)`;
+  if (group === 'kyverno.io') return `Kyverno's ${kind} (kyverno.io) is not supported: verdict loads Kyverno's CEL policies (${KYVERNO_POLICIES}: ValidatingPolicy, MutatingPolicy and their namespaced kinds); write the rules as one of them or as a verdict Policy (docs/kyverno.md#what-is-refused)`;
   return undefined;
 }
 
