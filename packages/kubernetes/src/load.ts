@@ -17,6 +17,9 @@ import { kyvernoProfile } from './kyverno/profile.js';
 import { applyConfiguration } from './map/apply.js';
 import { mutatingProfile } from './map/library.js';
 import type { EvaluationMode } from './kyverno/translate.js';
+import { KINITIRAS_PATCH_TYPE, KinitirasRuntime, registerKinitiras } from './kinitiras/runtime.js';
+import { kinitirasDialect } from './kinitiras/select.js';
+import { kinitirasTranslator } from './kinitiras/translate.js';
 
 /** Options of {@link loadKubernetesPolicies}. */
 export interface KubernetesLoadOptions {
@@ -110,16 +113,18 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
   const evaluation = options.evaluation ?? 'admission';
   if (evaluation !== 'admission' && evaluation !== 'background' && evaluation !== 'all') throw new AdmissionError('INVALID_OPTIONS', `evaluation must be "admission", "background" or "all" (got ${JSON.stringify(evaluation)})`);
   const { translator, translated } = kubernetesTranslator(kubernetesDialect, evaluation, { validating: webhook === 'validating' });
+  const kinitiras = new KinitirasRuntime();
   const set = loadPolicySet(source, {
     ...options.limits,
-    dialects: [kubernetesDialect],
+    dialects: [kubernetesDialect, kinitirasDialect],
     mutationTarget: MUTATION_TARGET,
-    translators: [translator],
-    cel: { profile: (template) => profile(translated, template) },
-    patchTypes: { ApplyConfiguration: applyConfiguration },
+    translators: [translator, kinitirasTranslator(kinitiras)],
+    cel: { profile: (template) => (kinitiras.templates.has(template.document) ? kinitiras.profile() : profile(translated, template)) },
+    patchTypes: { ApplyConfiguration: applyConfiguration, [KINITIRAS_PATCH_TYPE]: kinitiras.patchType },
     parameterSets: (policy) => parameterSets(translated, policy.document, lookup),
     ...(options.source ? { source: options.source } : {}),
   });
   register(set, translated.registry);
+  registerKinitiras(set, kinitiras);
   return set;
 }

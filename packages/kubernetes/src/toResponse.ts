@@ -11,6 +11,7 @@ import { API_VERSION } from './review.js';
 import { expressionError, policyAnswer } from './vap/answer.js';
 import { kyvernoAnswer, mergeAnswers } from './kyverno/answer.js';
 import { mutatingAnswer } from './map/answer.js';
+import { kinitirasAnswer } from './kinitiras/answer.js';
 import { registryOf } from './vap/registry.js';
 import type { AdmissionResponse, AdmissionReviewResponse } from './types.js';
 
@@ -126,7 +127,8 @@ export function toAdmissionResponse(uid: string, decision: Decision, options: Re
   ) return review({ uid, allowed: true });
   const failurePolicy = options.failurePolicy ?? 'Fail';
   const registry = registryOf(options.policies);
-  const native = registry ? mergeAnswers(mutatingAnswer(decision, registry), mergeAnswers(policyAnswer(decision, registry), kyvernoAnswer(decision, registry))) : undefined; // undefined when nothing failed
+  const translatedAnswer = registry ? mergeAnswers(mutatingAnswer(decision, registry), mergeAnswers(policyAnswer(decision, registry), kyvernoAnswer(decision, registry))) : undefined;
+  const native = mergeAnswers(translatedAnswer, kinitirasAnswer(decision, options.policies)); // undefined when nothing failed
   const denials: string[] = [];
   const failures: string[] = [];
   const audit = new Map<string, string[]>();

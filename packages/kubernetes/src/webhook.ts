@@ -15,6 +15,7 @@ import { requestOf } from './review.js';
 import { didYouMean } from './suggest.js';
 import { namespaceToLookUp } from './toInput.js';
 import { evaluateRequest } from './evaluate.js';
+import { kinitirasOf } from './kinitiras/runtime.js';
 import { failureResponse, toAdmissionResponse, type FailurePolicy, type ResponseOptions } from './toResponse.js';
 import type { AdmissionInput, AdmissionRequest, AdmissionReviewResponse, LabelMap } from './types.js';
 
@@ -184,9 +185,14 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
     return answered.options;
   };
 
-  const finish = (policies: PolicySet, request: AdmissionRequest, labels: LabelMap | undefined, started: number): AdmissionReviewResponse => {
+  const finish = (policies: PolicySet, request: AdmissionRequest, labels: LabelMap | undefined, started: number, round = 0): AdmissionReviewResponse | Promise<AdmissionReviewResponse> => {
     try {
+      const cue = kinitirasOf(policies);
+      cue?.begin();
       const { input, decision } = evaluateRequest(policies, request, { namespaceLabels: labels, inventory: inventory?.() }, mutating);
+      // kinitiras' CUE runs asynchronously: the review is evaluated again once the results it asked for are known.
+      const waiting = cue && round <= cue.rounds ? cue.settle() : undefined;
+      if (waiting) return waiting.then(() => finish(policies, request, labels, started, round + 1), (error: unknown) => failed(request, error, started));
       const response = toAdmissionResponse(request.uid, decision, responseOptions(policies));
       if (onDecision) notify({ input, decision, response, durationMs: 0 }, started);
       return response;
