@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { admissionReviewFor, createAdmissionWebhook, type KubernetesObject } from '@verdict/kubernetes';
+import { admissionReviewFor, createAdmissionWebhook, InventoryCache, type KubernetesObject } from '@verdict/kubernetes';
 import { formatCaseFailure, runSuites } from '@verdict/testing';
 
 type Json = Record<string, unknown>;
@@ -29,6 +29,7 @@ interface Row {
   operation?: 'CREATE' | 'UPDATE' | 'DELETE';
   object?: KubernetesObject;
   oldObject?: KubernetesObject;
+  inventory?: KubernetesObject[];
   expect: { allowed?: boolean; message?: string; patch?: Json[]; error?: boolean; refused?: boolean };
 }
 
@@ -64,7 +65,7 @@ const cases = ROWS.flatMap((row) => variants(row).map((v) => ({ ...v, row, title
 
 describe('k-cloud-labs/pkg rows through the webhook', () => {
   it('are every row ported', () => {
-    expect(ROWS.length).toBe(42);
+    expect(ROWS.length).toBe(48);
   });
 
   it.each(cases)('$title', async ({ row, policies }) => {
@@ -72,7 +73,7 @@ describe('k-cloud-labs/pkg rows through the webhook', () => {
       expect(() => createAdmissionWebhook({ policies, mutating: true })).toThrow(/policy documents/);
       return;
     }
-    const webhook = createAdmissionWebhook({ policies, mutating: row.mutating === true });
+    const webhook = createAdmissionWebhook({ policies, mutating: row.mutating === true, ...(row.inventory ? { inventory: new InventoryCache({ objects: row.inventory }) } : {}) });
     const { response } = await webhook.review(reviewOf(row));
     const allowed = row.selectors ? !row.selected : row.expect.allowed;
     expect(response.allowed).toBe(allowed);
@@ -100,7 +101,7 @@ describe('k-cloud-labs/pkg rows through verdict test', () => {
       const suite = {
         apiVersion: 'verdict.dev/v1', kind: 'Suite', metadata: { name: `row ${i}` }, policies: [`policies-${i}.yaml`],
         ...(row.mutating ? { kubernetes: { mutating: true } } : {}),
-        cases: [{ name: row.name, input, operation, ...(row.oldObject && operation !== 'DELETE' ? { oldObject: row.oldObject } : {}), expect: expectation }],
+        cases: [{ name: row.name, input, operation, ...(row.oldObject && operation !== 'DELETE' ? { oldObject: row.oldObject } : {}), ...(row.inventory ? { inventory: row.inventory } : {}), expect: expectation }],
       };
       const file = join(dir, `row-${i}.verdict.yaml`);
       writeFileSync(file, stringify(suite));

@@ -77,11 +77,15 @@ function getObject(inventory: Inventory | undefined, object: Json, rs: ResourceS
   }
   selector['matchExpressions'] = matchExpressions;
   if (namespace === undefined) return {};
-  const candidates = objectsOf(inventory, rs.apiVersion, rs.kind, namespace);
-  // A lister lists in no particular order; verdict takes the first by name, so the answer is stable.
-  for (const name of Object.keys(candidates).sort()) {
-    const labelsOf = metadataOf(candidates[name])?.['labels'];
-    if (matchLabelSelector(selector as Parameters<typeof matchLabelSelector>[0], (isObject(labelsOf) ? labelsOf : {}) as Record<string, string>)) return candidates[name]!;
+  // Without a namespace kinitiras lists every namespace (the lister itself); a lister lists in no particular
+  // order, so verdict takes the first by namespace, then name, and the answer is stable.
+  const namespaces = namespace === '' ? ['', ...Object.keys(inventory?.namespace ?? {}).sort()] : [namespace];
+  for (const ns of namespaces) {
+    const candidates = objectsOf(inventory, rs.apiVersion, rs.kind, ns);
+    for (const name of Object.keys(candidates).sort()) {
+      const labelsOf = metadataOf(candidates[name])?.['labels'];
+      if (matchLabelSelector(selector as Parameters<typeof matchLabelSelector>[0], (isObject(labelsOf) ? labelsOf : {}) as Record<string, string>)) return candidates[name]!;
+    }
   }
   return null;
 }
