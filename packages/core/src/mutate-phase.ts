@@ -130,4 +130,5 @@ function runRule(a: Active, rule: CompiledMutate, entry: RuleTrace, pass: Pass):
     if (op.op !== 'test') pass.changes++;
   }
   (a.trace.patch ??= []).push(...emitted);
+  if (emitted.length > 0) entry.patch = emitted;
 }
