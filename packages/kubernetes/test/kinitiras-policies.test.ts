@@ -41,7 +41,7 @@ describe('loading kinitiras policies', () => {
 
   it('says what is unknown, and refuses other kinds and versions of the group', () => {
     expect(problems([{ apiVersion: API, kind: 'OverridePolicy', metadata: { name: 'x' }, spec: { overrideRules: [{ overrider: {} }] } }])).toEqual([
-      '/spec/overrideRules/0/overrider: unknown field "overrider" in an override rule (did you mean "overriders"?) (known: targetOperations, overriders)',
+      '/spec/overrideRules/0/overrider: unknown field "overrider" in an override rule; did you mean "overriders"? (known: targetOperations, overriders)',
       '/spec/overrideRules/0/overriders: missing required field "overriders"',
     ]);
     expect(problems([{ apiVersion: 'policy.kcloudlabs.io/v1beta1', kind: 'OverridePolicy', metadata: { name: 'x' }, spec: {} }]))
