@@ -45,7 +45,7 @@ describe('loading kinitiras policies', () => {
       '/spec/overrideRules/0/overriders: missing required field "overriders"',
     ]);
     expect(problems([{ apiVersion: 'policy.kcloudlabs.io/v1beta1', kind: 'OverridePolicy', metadata: { name: 'x' }, spec: {} }]))
-      .toEqual(['/: apiVersion "policy.kcloudlabs.io/v1beta1" is not a kinitiras version verdict reads (policy.kcloudlabs.io/v1alpha1)']);
+      .toEqual([': apiVersion "policy.kcloudlabs.io/v1beta1" is not a kinitiras version verdict reads (policy.kcloudlabs.io/v1alpha1)']);
   });
 
   it('refuses templates kinitiras cannot render', () => {
