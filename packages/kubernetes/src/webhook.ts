@@ -185,20 +185,24 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
     return answered.options;
   };
 
-  const finish = (policies: PolicySet, request: AdmissionRequest, labels: LabelMap | undefined, started: number, round = 0): AdmissionReviewResponse | Promise<AdmissionReviewResponse> => {
-    try {
-      const cue = kinitirasOf(policies);
-      cue?.begin();
-      const { input, decision } = evaluateRequest(policies, request, { namespaceLabels: labels, inventory: inventory?.() }, mutating);
-      // kinitiras' CUE runs asynchronously: the review is evaluated again once the results it asked for are known.
-      const waiting = cue && round <= cue.rounds ? cue.settle() : undefined;
-      if (waiting) return waiting.then(() => finish(policies, request, labels, started, round + 1), (error: unknown) => failed(request, error, started));
-      const response = toAdmissionResponse(request.uid, decision, responseOptions(policies));
-      if (onDecision) notify({ input, decision, response, durationMs: 0 }, started);
-      return response;
-    } catch (error) {
-      return failed(request, new Error(`internal error: ${(error as Error)?.message ?? String(error)}`), started);
-    }
+  const finish = (policies: PolicySet, request: AdmissionRequest, labels: LabelMap | undefined, started: number): AdmissionReviewResponse | Promise<AdmissionReviewResponse> => {
+    const cue = kinitirasOf(policies);
+    let round = 0;
+    const attempt = (): AdmissionReviewResponse | Promise<AdmissionReviewResponse> => {
+      try {
+        cue?.begin();
+        const { input, decision } = evaluateRequest(policies, request, { namespaceLabels: labels, inventory: inventory?.() }, mutating);
+        // kinitiras' CUE runs asynchronously: the review is evaluated again once the results it asked for are known.
+        const waiting = cue && round++ <= cue.rounds ? cue.settle() : undefined;
+        if (waiting) return waiting.then(attempt, (error: unknown) => failed(request, error, started));
+        const response = toAdmissionResponse(request.uid, decision, responseOptions(policies));
+        if (onDecision) notify({ input, decision, response, durationMs: 0 }, started);
+        return response;
+      } catch (error) {
+        return failed(request, new Error(`internal error: ${(error as Error)?.message ?? String(error)}`), started);
+      }
+    };
+    return attempt();
   };
 
   const review = (body: unknown): AdmissionReviewResponse | Promise<AdmissionReviewResponse> => {

@@ -12,7 +12,7 @@ import { refValue } from '../src/kinitiras/refs.js';
 
 const API = 'policy.kcloudlabs.io/v1alpha1';
 
-function problems(documents: unknown[]): string[] {
+function problems(documents: Array<Record<string, unknown>>): string[] {
   try {
     loadKubernetesPolicies(documents);
   } catch (error) {
