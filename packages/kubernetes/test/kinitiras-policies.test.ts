@@ -167,3 +167,48 @@ describe('references to the object (parseAndGetRefValue rows of utils/cue/params
     expect(() => refValue('{{}}', object)).toThrow('invalid ref key');
   });
 });
+
+describe('templates against the CUE kinitiras renders from them', () => {
+  // Rendered by hand from override.go.tmpl (k-cloud-labs/pkg utils/templatemanager/templates), blank lines trimmed.
+  const HEAD = 'import (\n  "strings"\n  "strconv"\n  "math"\n  "list"\n)\ndata: _ @tag(data)\nobject: data.object\nkind : object.kind\noldObject: data.oldObject\n';
+  const ensure = (base: string) => ['', '/requests', '/limits'].map((p) => `if object.${base}${p.replaceAll('/', '.')} == _|_ { [{op: "replace", path: "/${base.replaceAll('.', '/').replace('[0]', '/0')}${p}", value: {}}], }`).join('\n');
+  const RESOURCES = `${HEAD}unFlattenPatches: [
+  if kind == "Pod" { [
+${ensure('spec.containers[0].resources')}
+  ] }
+  if kind != "Pod" { [
+${ensure('spec.template.spec.containers[0].resources')}
+  ] }
+  if kind == "Pod" { [{op: "replace", path: "/spec/containers/0/resources/limits/cpu", value: "100"}], }
+  if kind != "Pod" { [{op: "replace", path: "/spec/template/spec/containers/0/resources/limits/cpu", value: "100"}], }
+  if kind == "Pod" { [{op: "replace", path: "/spec/containers/0/resources/limits/memory", value: "4398046511104"}], }
+  if kind != "Pod" { [{op: "replace", path: "/spec/template/spec/containers/0/resources/limits/memory", value: "4398046511104"}], }
+]
+patches: list.FlattenN(unFlattenPatches, -1)
+`;
+  const TOLERATION = '{"key":"node.kubernetes.io/no-cpu","operator":"Exists","effect":"NoExecute","tolerationSeconds":500}';
+  const TOLERATIONS = `${HEAD}unFlattenPatches: [
+if object.spec.tolerations == _|_ { [{op: "replace", path: "/spec/tolerations", value: [${TOLERATION}]}], }
+if object.spec.tolerations != _|_ { [
+  if len(object.spec.tolerations) == 0 { [{op: "replace", path: "/spec/tolerations", value: [${TOLERATION}]}], },
+  if len(object.spec.tolerations) > 0 { [
+    for i, t in object.spec.tolerations { [ if t.key == "node.kubernetes.io/no-cpu" { [{op: "replace", path: "/spec/tolerations/\\(i)", value: ${TOLERATION}}], } ] }
+  ] } ] }
+]
+patches: list.FlattenN(unFlattenPatches, -1)
+`;
+  const cases = [
+    { name: 'resources (replace) on a Deployment', rendered: RESOURCES, template: { type: 'resources', operation: 'replace', resources: { limits: { cpu: 100, memory: '4096Gi' } } }, object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx', resources: {} }] } } } } },
+    { name: 'resources (replace) on a Pod', rendered: RESOURCES, template: { type: 'resources', operation: 'replace', resources: { limits: { cpu: 100, memory: '4096Gi' } } }, object: pod('p', { spec: { containers: [{ name: 'c', image: 'nginx', resources: { limits: { cpu: '1' } } }] } }) },
+    { name: 'tolerations (replace) of a matching key', rendered: TOLERATIONS, template: { type: 'tolerations', operation: 'replace', tolerations: [JSON.parse(TOLERATION) as Record<string, unknown>] }, object: pod('p', { spec: { containers: [], tolerations: [{ key: 'other', operator: 'Exists' }, { key: 'node.kubernetes.io/no-cpu', operator: 'Exists', effect: 'NoExecute' }] } }) },
+  ];
+
+  it.each(cases)('$name', async ({ rendered, template, object }) => {
+    const overridePolicy = (extra: Record<string, unknown>) => [{ apiVersion: API, kind: 'ClusterOverridePolicy', metadata: { name: 't' }, spec: { overrideRules: [{ overriders: { template, ...extra } }] } }];
+    const ours = await createAdmissionWebhook({ policies: overridePolicy({}), mutating: true }).review(admissionReviewFor(object as KubernetesObject));
+    const theirs = await createAdmissionWebhook({ policies: overridePolicy({ renderedCue: rendered }), mutating: true }).review(admissionReviewFor(object as KubernetesObject));
+    expect(theirs.response.allowed).toBe(true);
+    expect(patchOf(ours.response)).toEqual(patchOf(theirs.response));
+    expect(patchOf(ours.response).length).toBeGreaterThan(0);
+  }, 60_000);
+});
