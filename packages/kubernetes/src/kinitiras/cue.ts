@@ -25,8 +25,8 @@ export interface CueRequest {
 /** What CUE gave: the output's value, or CUE's error. */
 export type CueResult = { ok: true; value: unknown } | { ok: false; error: string };
 
-/** Default limit of one evaluation, in milliseconds. */
-export const DEFAULT_CUE_TIMEOUT_MS = 5000;
+/** Default limit of one evaluation, in milliseconds: the API server's default webhook timeout (timeoutSeconds: 10). */
+export const DEFAULT_CUE_TIMEOUT_MS = 10_000;
 
 /** The key a result is remembered under. */
 export function cueKey(request: CueRequest): string {
