@@ -192,6 +192,7 @@ function runRule(a: Active, rule: CompiledMutate, entry: RuleTrace, pass: Pass):
   pass.applied++;
   for (const op of emitted) pass.patch.push(op);
   (a.trace.patch ??= []).push(...emitted);
+  if (emitted.length > 0) entry.patch = emitted;
 }
 
 /** A computed patch whose test fails is not applied (RFC 6902); the API server admits the object unchanged, without an error. */

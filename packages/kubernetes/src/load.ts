@@ -21,6 +21,9 @@ import { MUTATING_POLICY_PROFILE } from './mpol/profile.js';
 import { SERVER_SIDE_APPLY } from './mpol/translate.js';
 import { mutatingProfile } from './map/library.js';
 import type { EvaluationMode } from './kyverno/translate.js';
+import { KINITIRAS_PATCH_TYPE, KinitirasRuntime, registerKinitiras } from './kinitiras/runtime.js';
+import { kinitirasDialect } from './kinitiras/select.js';
+import { kinitirasTranslator } from './kinitiras/translate.js';
 
 /** Options of {@link loadKubernetesPolicies}. */
 export interface KubernetesLoadOptions {
@@ -118,17 +121,24 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
   const evaluation = options.evaluation ?? 'admission';
   if (evaluation !== 'admission' && evaluation !== 'background' && evaluation !== 'all') throw new AdmissionError('INVALID_OPTIONS', `evaluation must be "admission", "background" or "all" (got ${JSON.stringify(evaluation)})`);
   const { translator, translated } = kubernetesTranslator(kubernetesDialect, evaluation, { validating: webhook === 'validating' });
+  const kinitiras = new KinitirasRuntime();
   const set = loadPolicySet(source, {
     ...options.limits,
-    dialects: [kubernetesDialect],
+    dialects: [kubernetesDialect, kinitirasDialect],
     mutationTarget: MUTATION_TARGET,
-    translators: [translator],
-    cel: { profile: (template) => profile(translated, template) },
-    patchTypes: { ApplyConfiguration: applyConfiguration, [MAP_JSON_PATCH]: apiServerJsonPatch, [SERVER_SIDE_APPLY]: serverSideApplyConfiguration },
+    translators: [translator, kinitirasTranslator(kinitiras)],
+    cel: { profile: (template) => (kinitiras.templates.has(template.document) ? kinitiras.profile() : profile(translated, template)) },
+    patchTypes: {
+      ApplyConfiguration: applyConfiguration,
+      [MAP_JSON_PATCH]: apiServerJsonPatch,
+      [SERVER_SIDE_APPLY]: serverSideApplyConfiguration,
+      [KINITIRAS_PATCH_TYPE]: kinitiras.patchType,
+    },
     parameterSets: (policy) => parameterSets(translated, policy.document, lookup),
     inputView: (policy) => (isGatekeeperConstraint(policy.document) ? gatekeeperInput : undefined),
     ...(options.source ? { source: options.source } : {}),
   });
   register(set, translated.registry);
+  registerKinitiras(set, kinitiras);
   return set;
 }

@@ -12,6 +12,7 @@ import { expressionError, policyAnswer } from './vap/answer.js';
 import { kyvernoAnswer, mergeAnswers } from './kyverno/answer.js';
 import { mutatingAnswer } from './map/answer.js';
 import { kyvernoMutatingAnswer } from './mpol/answer.js';
+import { kinitirasAnswer } from './kinitiras/answer.js';
 import { registryOf } from './vap/registry.js';
 import type { AdmissionResponse, AdmissionReviewResponse } from './types.js';
 
@@ -129,9 +130,10 @@ export function toAdmissionResponse(uid: string, decision: Decision, options: Re
   ) return review({ uid, allowed: true });
   const failurePolicy = options.failurePolicy ?? 'Fail';
   const registry = registryOf(options.policies);
-  const native = registry
+  const translatedAnswer = registry
     ? mergeAnswers(mergeAnswers(mutatingAnswer(decision, registry), kyvernoMutatingAnswer(decision, registry, options.resource)), mergeAnswers(policyAnswer(decision, registry), kyvernoAnswer(decision, registry)))
-    : undefined; // undefined when nothing failed
+    : undefined;
+  const native = mergeAnswers(translatedAnswer, kinitirasAnswer(decision, options.policies)); // undefined when nothing failed
   const denials: string[] = [];
   const failures: string[] = [];
   const audit = new Map<string, string[]>();

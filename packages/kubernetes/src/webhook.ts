@@ -15,6 +15,7 @@ import { requestOf } from './review.js';
 import { didYouMean } from './suggest.js';
 import { namespaceToLookUp } from './toInput.js';
 import { evaluateRequest } from './evaluate.js';
+import { kinitirasOf } from './kinitiras/runtime.js';
 import { failureResponse, toAdmissionResponse, type FailurePolicy, type ResponseOptions } from './toResponse.js';
 import type { AdmissionInput, AdmissionRequest, AdmissionReviewResponse, LabelMap } from './types.js';
 
@@ -184,17 +185,26 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
     return answered.options;
   };
 
-  const finish = (policies: PolicySet, request: AdmissionRequest, labels: LabelMap | undefined, started: number): AdmissionReviewResponse => {
-    try {
-      const { input, decision } = evaluateRequest(policies, request, { namespaceLabels: labels, inventory: inventory?.() }, mutating);
-      const options = responseOptions(policies);
-      // A Kyverno MutatingPolicy's denial names the request's object.
-      const response = toAdmissionResponse(request.uid, decision, decision.errors.length === 0 ? options : { ...options, resource: { namespace: request.namespace, name: request.name, kind: request.kind?.kind } });
-      if (onDecision) notify({ input, decision, response, durationMs: 0 }, started);
-      return response;
-    } catch (error) {
-      return failed(request, new Error(`internal error: ${(error as Error)?.message ?? String(error)}`), started);
-    }
+  const finish = (policies: PolicySet, request: AdmissionRequest, labels: LabelMap | undefined, started: number): AdmissionReviewResponse | Promise<AdmissionReviewResponse> => {
+    const cue = kinitirasOf(policies);
+    let round = 0;
+    const attempt = (): AdmissionReviewResponse | Promise<AdmissionReviewResponse> => {
+      try {
+        cue?.begin();
+        const { input, decision } = evaluateRequest(policies, request, { namespaceLabels: labels, inventory: inventory?.() }, mutating);
+        // kinitiras' CUE runs asynchronously: the review is evaluated again once the results it asked for are known.
+        const waiting = cue && round++ <= cue.rounds ? cue.settle() : undefined;
+        if (waiting) return waiting.then(attempt, (error: unknown) => failed(request, error, started));
+        const options = responseOptions(policies);
+        // A Kyverno MutatingPolicy's denial names the request's object.
+        const response = toAdmissionResponse(request.uid, decision, decision.errors.length === 0 ? options : { ...options, resource: { namespace: request.namespace, name: request.name, kind: request.kind?.kind } });
+        if (onDecision) notify({ input, decision, response, durationMs: 0 }, started);
+        return response;
+      } catch (error) {
+        return failed(request, new Error(`internal error: ${(error as Error)?.message ?? String(error)}`), started);
+      }
+    };
+    return attempt();
   };
 
   const review = (body: unknown): AdmissionReviewResponse | Promise<AdmissionReviewResponse> => {
