@@ -53,6 +53,11 @@ export interface AuditReport {
   adapter: AdapterName;
   /** Policies loaded, for the reports' rule metadata. */
   policies: readonly CatalogEntry[];
+  /**
+   * Namespaces objects live in that no Namespace document and no `--config` label set defines: assumed to
+   * exist with only the `kubernetes.io/metadata.name` label, as the API server guarantees (none with `--strict-namespaces`).
+   */
+  assumedNamespaces?: readonly string[];
 }
 
 /** Counts for summaries and exit codes. */

@@ -21,6 +21,13 @@ export interface AuditPlan {
   adapterOptions: AdapterOptions;
   /** Namespace of namespaced objects without `metadata.namespace` (as `kubectl apply -n`). */
   namespace: string;
+  /**
+   * Namespaces neither the manifests (a Namespace document) nor `adapterOptions.kubernetes.namespaces` define
+   * are unknown to the namespace lookup, as on a cluster where they do not exist (a `namespaceSelector` then
+   * errs). Default false: they are assumed to exist with only the label the API server guarantees
+   * (`kubernetes.io/metadata.name`), as they must on any cluster that admits the objects.
+   */
+  strictNamespaces?: boolean;
   /** Called after each object. */
   onObject?: (done: number, total: number) => void;
 }
@@ -117,11 +124,13 @@ export interface AuditState {
   planned: Planned[];
   inventory: InventoryCache;
   namespaceLabels: Map<string, Record<string, string>>;
+  /** Namespaces objects live in that neither the manifests nor the config define, assumed to exist (sorted); empty when strict. */
+  assumedNamespaces: ReadonlySet<string>;
   as?: AdapterName;
 }
 
 /** Decides which adapter answers each manifest; fills the inventory and the namespace labels from the Kubernetes objects. */
-export function planAudit(manifests: readonly Manifest[], plan: Pick<AuditPlan, 'as' | 'namespace' | 'documents'>, policyAdapter: AdapterName): AuditState {
+export function planAudit(manifests: readonly Manifest[], plan: Pick<AuditPlan, 'as' | 'namespace' | 'documents' | 'strictNamespaces' | 'adapterOptions'>, policyAdapter: AdapterName): AuditState {
   const inventory = new InventoryCache();
   // Filling the inventory costs a little per object: only when some policy can read it.
   const needsInventory = JSON.stringify(plan.documents).includes('inventory');
@@ -148,7 +157,19 @@ export function planAudit(manifests: readonly Manifest[], plan: Pick<AuditPlan, 
     }
     return { item, adapter, value: prepared.object, namespace: prepared.namespace, review: true };
   });
-  return { planned, inventory, namespaceLabels, ...(plan.as ? { as: plan.as } : {}) };
+  return { planned, inventory, namespaceLabels, assumedNamespaces: assumed(planned, namespaceLabels, plan), ...(plan.as ? { as: plan.as } : {}) };
+}
+
+/** The namespaces reviewed objects live in that no Namespace document and no configured label set defines (none when strict). */
+function assumed(planned: readonly Planned[], corpus: ReadonlyMap<string, unknown>, plan: Pick<AuditPlan, 'strictNamespaces' | 'adapterOptions'>): Set<string> {
+  if (plan.strictNamespaces === true) return new Set();
+  const configured = plan.adapterOptions.kubernetes?.namespaces ?? {};
+  const out = new Set<string>();
+  for (const p of planned) {
+    if ('skipped' in p || !p.review || p.namespace === '' || corpus.has(p.namespace) || Object.hasOwn(configured, p.namespace)) continue;
+    out.add(p.namespace);
+  }
+  return new Set([...out].sort());
 }
 
 async function outcomeOf(state: AuditState, i: number, deciders: Deciders, explain: boolean) {
@@ -157,7 +178,8 @@ async function outcomeOf(state: AuditState, i: number, deciders: Deciders, expla
   if (p.error !== undefined) throw new Error(p.error);
   const evaluator = await deciders.get(p.adapter);
   if (!p.review) return evaluator.evaluate(p.value, { explain });
-  const labels = state.namespaceLabels.get(p.namespace);
+  // A namespace assumed to exist has only the label the API server gives every namespace (the webhook's lookup adds it).
+  const labels = state.namespaceLabels.get(p.namespace) ?? (state.assumedNamespaces.has(p.namespace) ? {} : undefined);
   return evaluator.evaluate(admissionReviewFor(p.value, { uid: `verdict-audit-${i}` }), { inventory: state.inventory.data, explain, ...(labels ? { namespaceLabels: labels } : {}) });
 }
 
@@ -204,7 +226,8 @@ export async function decideAll(state: AuditState, deciders: Deciders, onObject?
  */
 export async function auditManifests(manifests: readonly Manifest[], plan: AuditPlan, deciders = new Deciders(plan)): Promise<Omit<AuditReport, 'problems' | 'files'>> {
   await deciders.get(deciders.adapter);
-  const objects = await decideAll(planAudit(manifests, plan, deciders.adapter), deciders, plan.onObject);
+  const state = planAudit(manifests, plan, deciders.adapter);
+  const objects = await decideAll(state, deciders, plan.onObject);
   const catalog = policyCatalog(deciders.policies(), plan.documents);
-  return { objects, adapter: deciders.adapter, policies: completeCatalog(catalog, objects.flatMap((o) => o.results)) };
+  return { objects, adapter: deciders.adapter, policies: completeCatalog(catalog, objects.flatMap((o) => o.results)), assumedNamespaces: [...state.assumedNamespaces] };
 }

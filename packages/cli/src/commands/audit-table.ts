@@ -61,6 +61,10 @@ export function formatTable(report: AuditReport, s: Style, options: { all?: bool
     blocks.push(lines.join('\n'));
   }
   for (const p of report.problems) blocks.push(problemLine(p, s));
+  const assumed = report.assumedNamespaces ?? [];
+  if (assumed.length) {
+    blocks.push(s.dim(`assumed to exist with only the label kubernetes.io/metadata.name (no Namespace document): ${plural(assumed.length, 'namespace')}: ${assumed.join(', ')}; --strict-namespaces to treat them as unknown`));
+  }
   const summary = summaryText(report);
   const c = summarize(report);
   blocks.push(c.denied || c.problems ? s.bad(summary) : c.warned ? s.warn(summary) : s.ok(summary));

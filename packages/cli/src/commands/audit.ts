@@ -25,6 +25,7 @@ export const manifestOptions: Options = {
   config: { type: 'string', short: 'c' },
   namespace: { type: 'string', short: 'n' },
   'max-document-size': { type: 'string' },
+  'strict-namespaces': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -35,6 +36,9 @@ export const MANIFEST_HELP = `      --as <adapter>          core, kubernetes, ci
                               failurePolicy, mutating}, ci: {chain, runners}, spinnaker: {...}
   -n, --namespace <name>      namespace of namespaced objects without metadata.namespace
                               (default "default", as kubectl apply)
+      --strict-namespaces     a namespace without a Namespace document (or --config labels) is
+                              unknown, as on a cluster without it (default: it is assumed to
+                              exist with the label kubernetes.io/metadata.name, and reported)
       --max-document-size <q> largest YAML or JSON document read (default 32Mi; 512Ki, 1Gi, bytes)`;
 
 const HELP = `Usage: verdict audit -p <policies> <paths...> [options]
@@ -85,6 +89,7 @@ export async function manifestSettings(command: string, parsed: Parsed, io: Io) 
     ...(as ? { as } : {}),
     adapterOptions,
     namespace: str(parsed, 'namespace') ?? 'default',
+    strictNamespaces: parsed.values['strict-namespaces'] === true,
     limits: { maxDocumentBytes: sizeOption(command, parsed) },
   };
 }
@@ -116,7 +121,7 @@ export async function runAudit(command: string, parsed: Parsed, io: Io): Promise
     });
     const t2 = performance.now();
     const decided = await auditManifests(manifests.manifests, {
-      documents, adapterOptions: settings.adapterOptions, namespace: settings.namespace, ...(settings.as ? { as: settings.as } : {}),
+      documents, adapterOptions: settings.adapterOptions, namespace: settings.namespace, strictNamespaces: settings.strictNamespaces, ...(settings.as ? { as: settings.as } : {}),
       onObject: (done, total) => progress.update(`deciding: ${done}/${total} objects`),
     }, deciders);
     const timing = { loadMs: t1 - t0, readMs: t2 - t1, decideMs: performance.now() - t2 };
@@ -135,7 +140,7 @@ export function formatReport(report: AuditReport, format: AuditFormat, io: Io, o
     case 'table':
       return formatTable(report, styleFor(io), options);
     case 'json':
-      return `${JSON.stringify({ summary: summarize(report), adapter: report.adapter, objects: report.objects, problems: report.problems }, null, 2)}\n`;
+      return `${JSON.stringify({ summary: summarize(report), adapter: report.adapter, assumedNamespaces: report.assumedNamespaces ?? [], objects: report.objects, problems: report.problems }, null, 2)}\n`;
     case 'sarif':
       return formatSarif(report, { version: packageJson.version, cwd: io.cwd });
     case 'policyreport':
