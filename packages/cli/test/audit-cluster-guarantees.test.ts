@@ -96,3 +96,32 @@ describe('namespaces the cluster guarantees', () => {
     }
   });
 });
+
+describe('objects as the API server defaults them before admission', () => {
+  const unreplicated = deployment('frontend').replace('  replicas: 3\n', '');
+
+  it('audit applies the defaults of built-in kinds (a Deployment without replicas has 1), unless --no-defaults', async () => {
+    const { dir, cleanup } = tempTree({ 'policy.yaml': VAP, 'm.yaml': unreplicated });
+    try {
+      const defaulted = (await audit(['-p', 'policy.yaml', 'm.yaml', '-o', 'json'], { cwd: dir })).json();
+      expect(defaulted.objects[0]).toMatchObject({ allowed: true, results: [{ status: 'pass' }] });
+      const raw = await audit(['-p', 'policy.yaml', 'm.yaml', '--no-defaults', '-o', 'json'], { cwd: dir });
+      expect(raw.code).toBe(1);
+      expect(raw.json().objects[0]).toMatchObject({ allowed: false, results: [{ status: 'error', messages: [expect.stringContaining('no such key: replicas')] }] });
+    } finally {
+      cleanup();
+    }
+  });
+
+  it('eval applies them to a bare object, unless --no-defaults', async () => {
+    const { dir, cleanup } = tempTree({ 'policy.yaml': VAP, 'd.yaml': unreplicated });
+    try {
+      expect((await run(['eval', '-p', 'policy.yaml', '-i', 'd.yaml', '--namespace-labels', 'tier=app'], { cwd: dir })).code).toBe(0);
+      const raw = await run(['eval', '-p', 'policy.yaml', '-i', 'd.yaml', '--namespace-labels', 'tier=app', '--no-defaults'], { cwd: dir });
+      expect(raw.code).toBe(1);
+      expect(raw.stdout).toContain('no such key: replicas');
+    } finally {
+      cleanup();
+    }
+  });
+});

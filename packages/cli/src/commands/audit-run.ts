@@ -6,7 +6,7 @@
  * core inputs go to their adapters as `verdict eval` sends them.
  */
 import { PolicyLoadError, type Decision, type PolicyDocument, type PolicyInfo } from '@verdict/core';
-import { admissionReviewFor, InventoryCache, type KubernetesObject } from '@verdict/kubernetes';
+import { admissionReviewFor, applyApiServerDefaults, InventoryCache, type KubernetesObject } from '@verdict/kubernetes';
 import { createEvaluator, detectAdapter, type AdapterName, type AdapterOptions, type Evaluator } from '@verdict/testing';
 import { detectPolicyAdapter, loadPoliciesFor } from '../policy/detect.js';
 import type { Manifest } from './audit-parse.js';
@@ -28,6 +28,8 @@ export interface AuditPlan {
    * (`kubernetes.io/metadata.name`), as they must on any cluster that admits the objects.
    */
   strictNamespaces?: boolean;
+  /** Apply the API server's defaults for built-in kinds before review, as admission sees objects (default true). */
+  defaults?: boolean;
   /** Called after each object. */
   onObject?: (done: number, total: number) => void;
 }
@@ -77,14 +79,18 @@ function kindOfValue(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
 }
 
-/** A Kubernetes object prepared for review: namespaced objects without a namespace get the default, as the apiserver stores them. */
+/**
+ * A Kubernetes object prepared for review as the API server hands it to admission: defaulted (unless turned off),
+ * and namespaced objects without a namespace get the default one.
+ */
 interface Prepared {
   object: KubernetesObject;
   /** Where the object lives: `""` for cluster-scoped objects (Namespaces included). */
   namespace: string;
 }
 
-function prepare(object: KubernetesObject, fallback: string): Prepared {
+function prepare(given: KubernetesObject, fallback: string, defaults: boolean): Prepared {
+  const object = defaults ? applyApiServerDefaults(given) : given;
   const metadata = isObject(object['metadata']) ? object['metadata'] : {};
   if (object['kind'] === 'Namespace' && object['apiVersion'] === 'v1') return { object, namespace: '' };
   if (typeof metadata['namespace'] === 'string' && metadata['namespace'] !== '') return { object, namespace: metadata['namespace'] };
@@ -130,7 +136,7 @@ export interface AuditState {
 }
 
 /** Decides which adapter answers each manifest; fills the inventory and the namespace labels from the Kubernetes objects. */
-export function planAudit(manifests: readonly Manifest[], plan: Pick<AuditPlan, 'as' | 'namespace' | 'documents' | 'strictNamespaces' | 'adapterOptions'>, policyAdapter: AdapterName): AuditState {
+export function planAudit(manifests: readonly Manifest[], plan: Pick<AuditPlan, 'as' | 'namespace' | 'documents' | 'strictNamespaces' | 'adapterOptions' | 'defaults'>, policyAdapter: AdapterName): AuditState {
   const inventory = new InventoryCache();
   // Filling the inventory costs a little per object: only when some policy can read it.
   const needsInventory = JSON.stringify(plan.documents).includes('inventory');
@@ -145,7 +151,7 @@ export function planAudit(manifests: readonly Manifest[], plan: Pick<AuditPlan, 
     if (adapter !== 'kubernetes' || value['kind'] === 'AdmissionReview') return { item, adapter, value, namespace: '', review: false };
     let prepared: Prepared;
     try {
-      prepared = prepare(value, plan.namespace);
+      prepared = prepare(value, plan.namespace, plan.defaults !== false);
     } catch (error) {
       return { item, adapter, value, namespace: '', review: false, error: (error as Error).message };
     }

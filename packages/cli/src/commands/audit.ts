@@ -26,6 +26,7 @@ export const manifestOptions: Options = {
   namespace: { type: 'string', short: 'n' },
   'max-document-size': { type: 'string' },
   'strict-namespaces': { type: 'boolean' },
+  'no-defaults': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -39,6 +40,8 @@ export const MANIFEST_HELP = `      --as <adapter>          core, kubernetes, ci
       --strict-namespaces     a namespace without a Namespace document (or --config labels) is
                               unknown, as on a cluster without it (default: it is assumed to
                               exist with the label kubernetes.io/metadata.name, and reported)
+      --no-defaults           review objects as written (default: with the API server's defaults
+                              for built-in kinds applied first, as admission sees them)
       --max-document-size <q> largest YAML or JSON document read (default 32Mi; 512Ki, 1Gi, bytes)`;
 
 const HELP = `Usage: verdict audit -p <policies> <paths...> [options]
@@ -90,6 +93,7 @@ export async function manifestSettings(command: string, parsed: Parsed, io: Io) 
     adapterOptions,
     namespace: str(parsed, 'namespace') ?? 'default',
     strictNamespaces: parsed.values['strict-namespaces'] === true,
+    defaults: parsed.values['no-defaults'] !== true,
     limits: { maxDocumentBytes: sizeOption(command, parsed) },
   };
 }
@@ -121,7 +125,7 @@ export async function runAudit(command: string, parsed: Parsed, io: Io): Promise
     });
     const t2 = performance.now();
     const decided = await auditManifests(manifests.manifests, {
-      documents, adapterOptions: settings.adapterOptions, namespace: settings.namespace, strictNamespaces: settings.strictNamespaces, ...(settings.as ? { as: settings.as } : {}),
+      documents, adapterOptions: settings.adapterOptions, namespace: settings.namespace, strictNamespaces: settings.strictNamespaces, defaults: settings.defaults, ...(settings.as ? { as: settings.as } : {}),
       onObject: (done, total) => progress.update(`deciding: ${done}/${total} objects`),
     }, deciders);
     const timing = { loadMs: t1 - t0, readMs: t2 - t1, decideMs: performance.now() - t2 };
