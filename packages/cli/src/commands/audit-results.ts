@@ -58,6 +58,8 @@ export interface AuditReport {
    * exist with only the `kubernetes.io/metadata.name` label, as the API server guarantees (none with `--strict-namespaces`).
    */
   assumedNamespaces?: readonly string[];
+  /** Manifests read, but not exactly as written (a key given twice: the last value wins, as in kubectl). */
+  warnings?: readonly ManifestProblem[];
 }
 
 /** Counts for summaries and exit codes. */

@@ -20,6 +20,7 @@ export function ruleId(kind: string, name: string): string {
 }
 
 const UNREADABLE = 'verdict/unreadable-manifest';
+const READ_WARNING = 'verdict/manifest-warning';
 const INPUT_ERROR = 'verdict/input-error';
 
 type Level = 'error' | 'warning' | 'note';
@@ -61,6 +62,7 @@ function rule(entry: CatalogEntry) {
 
 const TOOL_RULES = [
   { id: UNREADABLE, name: 'unreadable-manifest', shortDescription: { text: 'A manifest that cannot be parsed.' }, help: { text: 'The YAML or JSON document could not be parsed, so its objects were not checked.' }, defaultConfiguration: { level: 'error' } },
+  { id: READ_WARNING, name: 'manifest-warning', shortDescription: { text: 'A manifest read, but not exactly as written.' }, help: { text: 'A key given twice in one mapping: the last value is read, as kubectl reads it.' }, defaultConfiguration: { level: 'warning' } },
   { id: INPUT_ERROR, name: 'input-error', shortDescription: { text: 'An input the adapter could not decide.' }, help: { text: 'The object could not be turned into a request, or the adapter refused it before any policy ran.' }, defaultConfiguration: { level: 'error' } },
 ];
 
@@ -121,6 +123,12 @@ export function formatSarif(report: AuditReport, context: { version: string; cwd
     results.push({
       ruleId: UNREADABLE, ruleIndex: index.get(UNREADABLE)!, level: 'error', message: { text: `cannot parse the manifest: ${p.message}` },
       locations: [location(p.file, p.line, undefined, p.column)], partialFingerprints: { 'verdictObject/v1': fingerprint(UNREADABLE, p.file, p.message) }, properties: { rule: '', enforcementAction: 'deny' },
+    });
+  }
+  for (const w of report.warnings ?? []) {
+    results.push({
+      ruleId: READ_WARNING, ruleIndex: index.get(READ_WARNING)!, level: 'warning', message: { text: w.message },
+      locations: [location(w.file, w.line, undefined, w.column)], partialFingerprints: { 'verdictObject/v1': fingerprint(READ_WARNING, w.file, w.message) }, properties: { rule: '', enforcementAction: 'warn' },
     });
   }
   const base = pathToFileURL(context.cwd).href.replace(/\/?$/, '/');

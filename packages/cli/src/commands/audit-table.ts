@@ -61,6 +61,7 @@ export function formatTable(report: AuditReport, s: Style, options: { all?: bool
     blocks.push(lines.join('\n'));
   }
   for (const p of report.problems) blocks.push(problemLine(p, s));
+  for (const w of report.warnings ?? []) blocks.push(`${s.bold(`${w.file}:${w.line}${w.column ? `:${w.column}` : ''}`)}\n  ${s.warn('!')} ${w.message}`);
   const assumed = report.assumedNamespaces ?? [];
   if (assumed.length) {
     blocks.push(s.dim(`assumed to exist with only the label kubernetes.io/metadata.name (no Namespace document): ${plural(assumed.length, 'namespace')}: ${assumed.join(', ')}; --strict-namespaces to treat them as unknown`));

@@ -129,7 +129,7 @@ export async function runAudit(command: string, parsed: Parsed, io: Io): Promise
       onObject: (done, total) => progress.update(`deciding: ${done}/${total} objects`),
     }, deciders);
     const timing = { loadMs: t1 - t0, readMs: t2 - t1, decideMs: performance.now() - t2 };
-    return { report: { ...decided, problems: manifests.problems, files: manifests.files }, timing };
+    return { report: { ...decided, problems: manifests.problems, warnings: manifests.warnings, files: manifests.files }, timing };
   } catch (error) {
     if (error instanceof PolicyLoadError || !(error instanceof CliError)) throw loadError(error);
     throw error;
@@ -144,7 +144,7 @@ export function formatReport(report: AuditReport, format: AuditFormat, io: Io, o
     case 'table':
       return formatTable(report, styleFor(io), options);
     case 'json':
-      return `${JSON.stringify({ summary: summarize(report), adapter: report.adapter, assumedNamespaces: report.assumedNamespaces ?? [], objects: report.objects, problems: report.problems }, null, 2)}\n`;
+      return `${JSON.stringify({ summary: summarize(report), adapter: report.adapter, assumedNamespaces: report.assumedNamespaces ?? [], objects: report.objects, problems: report.problems, warnings: report.warnings ?? [] }, null, 2)}\n`;
     case 'sarif':
       return formatSarif(report, { version: packageJson.version, cwd: io.cwd });
     case 'policyreport':
