@@ -72,3 +72,16 @@ describe('reading manifests of real repositories', () => {
     expect(warnings).toEqual([]);
   });
 });
+
+describe('the fast path reads scalars as the yaml package does (YAML 1.2 core schema)', () => {
+  const SCALARS = [
+    '1_000', '012', '0o12', '0x1F', '0b11', '+12', '-0', '1e3', '1.5e-3', '.5', '-.5', '5.', '.inf', '-.Inf', '.NaN', 'yes', 'no', 'on', 'off', 'y', 'n',
+    'True', 'TRUE', 'tRue', 'false', '~', 'null', 'Null', 'NULL', 'nULL', '', '2020-01-01', '2001-12-14t21:59:43.10-05:00', '1:20', '0.1.2', '1,000', '0012.5',
+    '-0x1', '+.inf', '=', '<<', "'it''s'", '"\\u00e9\\x41\\t"', '123456789012345678901234567890', '00', '0o', '0x', '+', '.', '1.', '1e', '0b2', '"12"', '&& true', 'a & b', 'x!', '!= 3',
+  ];
+
+  it.each(SCALARS)('v: %s', (scalar) => {
+    const text = `v: ${scalar}\nw: [${scalar === '' ? '' : scalar}]\n`;
+    expect(parseManifests('f', text, LIMITS)).toEqual(parseYamlExact('f', text, LIMITS));
+  });
+});

@@ -38,6 +38,7 @@ export async function allJobs(): Promise<Job[]> {
     ...(await optional('vap')),
     ...(await optional('webhook')),
     ...(await optional('audit')),
+    ...(await optional('audit-read')),
   ];
 }
 

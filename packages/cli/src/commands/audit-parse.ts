@@ -9,7 +9,7 @@
  * the other documents still count.
  */
 import { Composer, LineCounter, Parser, isCollection, isMap, isScalar, isSeq, visit, type Document, type Node, type Scalar } from 'yaml';
-import { blockItemStarts, chunks, contentStart, fastEligible, loadFast, WHOLE_FILE_SLOW, type Chunk } from './audit-yaml-fast.js';
+import { blockItemStarts, chunks, contentStart, fastEligible, loadFast, wholeFileSlow, type Chunk } from './audit-yaml-fast.js';
 
 /** One value found in a file: a document, or one item of a List. */
 export interface Manifest {
@@ -255,7 +255,7 @@ function parseYaml(file: string, text: string, limits: ParseLimits): Parsed {
     const template = templateProblem(file, text, out, starts);
     return template ? { manifests: [], problems: [template], warnings: [] } : out;
   }
-  if (WHOLE_FILE_SLOW.test(text)) {
+  if (wholeFileSlow(text)) {
     parseYamlSlow(file, text, limits, { line: 0 }, out);
     return out;
   }

@@ -13,19 +13,27 @@ import { FAILSAFE_SCHEMA, load, Type } from 'js-yaml';
 /** `null` and `bool` of the YAML 1.2 core schema. */
 const nul = new Type('tag:yaml.org,2002:null', {
   kind: 'scalar',
-  resolve: (data: string | null) => data === null || /^(?:~|[Nn]ull|NULL)?$/.test(data),
+  resolve: (data: string | null) => data === null || data === '' || ((data[0] === '~' || data[0] === 'n' || data[0] === 'N') && /^(?:~|[Nn]ull|NULL)$/.test(data)),
   construct: () => null,
 });
 const bool = new Type('tag:yaml.org,2002:bool', {
   kind: 'scalar',
-  resolve: (data: string | null) => data !== null && /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(data),
+  resolve: (data: string | null) => data !== null && data.length >= 4 && data.length <= 5 && /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(data),
   construct: (data: string) => data === 'true' || data === 'True' || data === 'TRUE',
 });
+
+const INT = /^(?:[-+]?[0-9]+|0o[0-7]+|0x[0-9a-fA-F]+)$/;
+
+/** Whether a plain scalar may be a number (its first character), before any pattern is tried: most scalars are words. */
+function numeric(data: string): boolean {
+  const c = data.charCodeAt(0);
+  return (c >= 48 && c <= 57) || c === 43 || c === 45 || c === 46; // 0-9 + - .
+}
 
 /** `int` of the YAML 1.2 core schema (the `yaml` package's: no binary, no sign on hex or octal, no `_`). */
 const int = new Type('tag:yaml.org,2002:int', {
   kind: 'scalar',
-  resolve: (data: string | null) => data !== null && (/^[-+]?[0-9]+$/.test(data) || /^0o[0-7]+$/.test(data) || /^0x[0-9a-fA-F]+$/.test(data)),
+  resolve: (data: string | null) => data !== null && numeric(data) && INT.test(data),
   construct: (data: string) => (data.startsWith('0o') ? parseInt(data.slice(2), 8) : data.startsWith('0x') ? parseInt(data.slice(2), 16) : parseInt(data, 10)),
 });
 
@@ -35,7 +43,7 @@ const SPECIAL = /^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/;
 /** `float` of the YAML 1.2 core schema, as the `yaml` package reads it. */
 const float = new Type('tag:yaml.org,2002:float', {
   kind: 'scalar',
-  resolve: (data: string | null) => data !== null && ((FLOAT.test(data) && !/^[-+]?[0-9]+$/.test(data)) || SPECIAL.test(data)),
+  resolve: (data: string | null) => data !== null && numeric(data) && ((FLOAT.test(data) && !/^[-+]?[0-9]+$/.test(data)) || SPECIAL.test(data)),
   construct: (data: string) => {
     if (!SPECIAL.test(data)) return parseFloat(data);
     if (data.slice(-3).toLowerCase() === 'nan') return NaN;
@@ -45,20 +53,79 @@ const float = new Type('tag:yaml.org,2002:float', {
 
 const SCHEMA = FAILSAFE_SCHEMA.extend({ implicit: [nul, bool, int, float] });
 
+/** Index of the first character of the line holding `i`. */
+function lineStart(text: string, i: number): number {
+  return text.lastIndexOf('\n', i - 1) + 1;
+}
+
+/** Whether `i` is where a node may start: after a line's indentation (and `- ` entries), or after `-`, `:`, `?`, `[`, `{`, `,` and blanks. */
+function nodeStart(text: string, i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && (text[j] === ' ' || text[j] === '\t')) j--;
+  if (j < 0 || text[j] === '\n' || text[j] === '\r') return true;
+  const c = text[j];
+  return c === '-' || c === ':' || c === '?' || c === '[' || c === '{' || c === ',';
+}
+
+/** Whether `i` is the first character of its line after its indentation and any `- ` entries. */
+function firstOnLine(text: string, i: number): boolean {
+  for (let j = lineStart(text, i); j < i; j++) {
+    const c = text[j];
+    if (c === ' ' || c === '\t') continue;
+    if (c === '-' && (text[j + 1] === ' ' || text[j + 1] === '\t')) continue;
+    return false;
+  }
+  return true;
+}
+
+function blankOrEnd(c: string | undefined): boolean {
+  return c === undefined || c === ' ' || c === '\t' || c === '\n' || c === '\r';
+}
+
+/** A flow collection used as a key: a line that opens with `[` or `{` and has `]:` or `}:` (then a blank) on it. */
+function flowKeyLine(text: string, i: number): boolean {
+  const end = text.indexOf('\n', i);
+  const line = text.slice(i, end < 0 ? text.length : end);
+  const close = Math.max(line.lastIndexOf(']'), line.lastIndexOf('}'));
+  if (close < 0) return false;
+  let k = close + 1;
+  while (line[k] === ' ' || line[k] === '\t') k++;
+  return line[k] === ':' && blankOrEnd(line[k + 1]);
+}
+
 /**
- * Constructs where js-yaml and the `yaml` package may read a document differently, or where only the
- * `yaml` package bounds the work (alias expansion), in one pattern: an anchor or a tag where a node
- * starts (at a line's indentation, or after `-`, `:`, `?`, `[`, `{`, `,`), an explicit key, a flow
- * collection as a key, a `{{` placeholder. A false alarm only costs speed.
+ * Whether js-yaml may read this document: none of the constructs where js-yaml and the `yaml`
+ * package may read a document differently, or where only the `yaml` package bounds the work
+ * (alias expansion). Those are an anchor or a tag where a node starts, an explicit key (`? `), a
+ * flow collection as a key, a `{{` placeholder. One pass of `indexOf` per trigger character (they
+ * are rare in manifests); a false alarm only costs speed.
  */
-const SLOW = /(?:^|[-:?[{,])[ \t]*[&!][^\s[\]{},=]|^[ \t]*(?:-[ \t]+)*(?:\?(?:[ \t]|$)|[[{][^\n]*[\]}][ \t]*:(?:[ \t]|$))|\{\{/m;
-
-/** Texts the fast path never takes: directives and document end markers change where documents start. */
-export const WHOLE_FILE_SLOW = /^(?:%|\.\.\.(?:[ \t\r]|$))/m;
-
-/** Whether js-yaml may read this document's text. */
 export function fastEligible(text: string): boolean {
-  return !SLOW.test(text);
+  if (text.includes('{{')) return false;
+  for (const c of ['&', '!']) {
+    for (let i = text.indexOf(c); i >= 0; i = text.indexOf(c, i + 1)) {
+      const next = text[i + 1];
+      if (!blankOrEnd(next) && next !== '=' && next !== ',' && next !== ']' && next !== '}' && nodeStart(text, i)) return false;
+    }
+  }
+  for (let i = text.indexOf('?'); i >= 0; i = text.indexOf('?', i + 1)) {
+    if (blankOrEnd(text[i + 1]) && firstOnLine(text, i)) return false;
+  }
+  for (const c of ['[', '{']) {
+    for (let i = text.indexOf(c); i >= 0; i = text.indexOf(c, i + 1)) {
+      if (firstOnLine(text, i) && flowKeyLine(text, i)) return false;
+    }
+  }
+  return true;
+}
+
+/** Whether the text holds directives (`%`) or document end markers (`...`), which change where documents start. */
+export function wholeFileSlow(text: string): boolean {
+  if (text.startsWith('%') || text.includes('\n%')) return true;
+  for (let i = text.indexOf('...'); i >= 0; i = text.indexOf('...', i + 3)) {
+    if ((i === 0 || text[i - 1] === '\n') && blankOrEnd(text[i + 3])) return true;
+  }
+  return false;
 }
 
 /** The document's value as the `yaml` package would give it, or `undefined` when js-yaml refuses it. */
