@@ -193,7 +193,13 @@ async function outcomeOf(state: AuditState, i: number, deciders: Deciders, expla
 export async function decideOne(state: AuditState, i: number, deciders: Deciders): Promise<AuditedObject> {
   const p = state.planned[i]!;
   if ('skipped' in p) {
-    return { file: p.item.file, line: p.item.line, adapter: state.as ?? 'core', apiVersion: '', kind: '', namespace: '', name: '', allowed: true, results: [], skipped: p.skipped };
+    // What the document says it is (a Kustomization, say), so the report can name it.
+    const value = isObject(p.item.value) ? p.item.value : {};
+    const metadata = isObject(value['metadata']) ? value['metadata'] : {};
+    return {
+      file: p.item.file, line: p.item.line, adapter: state.as ?? 'core', apiVersion: str(value['apiVersion']), kind: str(value['kind']),
+      namespace: str(metadata['namespace']), name: str(metadata['name']) || str(value['name']), allowed: true, results: [], skipped: p.skipped,
+    };
   }
   const id = identity(p.item, p.adapter, p.value, p.namespace);
   try {

@@ -15,7 +15,8 @@ export function where(o: { file: string; line: number }): string {
 }
 
 function resultLines(r: PolicyResult, s: Style): string[] {
-  const mark = r.status === 'fail' ? (r.enforcementAction === 'audit' ? s.warn('•') : s.bad('✗')) : r.status === 'warn' ? s.warn('!') : s.bad('!');
+  // An error of a deny policy denies the object: it gets the deny glyph; an error of a warn or dryrun policy only warns.
+  const mark = r.status === 'fail' ? (r.enforcementAction === 'audit' ? s.warn('•') : s.bad('✗')) : r.status === 'warn' ? s.warn('!') : r.enforcementAction === 'deny' ? s.bad('✗') : s.warn('!');
   const label = r.status === 'error' ? `${s.bad('error')} ` : r.enforcementAction === 'audit' ? `${s.dim('(dryrun)')} ` : '';
   const policy = r.policy ? `[${r.policy}] ` : '';
   const messages = r.messages.length ? r.messages : [`rule ${r.rule} ${r.status === 'error' ? 'failed to evaluate' : 'failed'}`];

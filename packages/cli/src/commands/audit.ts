@@ -177,7 +177,8 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     const ms = (n: number) => Math.round(n * 10) / 10;
     const writeMs = performance.now() - t;
     const total = timing.loadMs + timing.readMs + timing.decideMs + writeMs;
-    const stats = { files: counts.files, objects: report.objects.length, loadMs: ms(timing.loadMs), readMs: ms(timing.readMs), decideMs: ms(timing.decideMs), writeMs: ms(writeMs), objectsPerSecond: Math.round((report.objects.length * 1000) / Math.max(total, 0.001)) };
+    // The summary's counts: decided objects, and the skipped documents apart.
+    const stats = { files: counts.files, objects: counts.objects, skipped: counts.skipped, loadMs: ms(timing.loadMs), readMs: ms(timing.readMs), decideMs: ms(timing.decideMs), writeMs: ms(writeMs), objectsPerSecond: Math.round((counts.objects * 1000) / Math.max(total, 0.001)) };
     io.stderr.write(`verdict audit stats: ${JSON.stringify(stats)}\n`);
   }
   const failed = counts.denied > 0 || counts.problems > 0 || (failOn === 'warn' && counts.warned > 0);
