@@ -21,6 +21,7 @@ export { toAdmissionResponse, FAILED_OPEN_ANNOTATION, type FailurePolicy, type R
 export { NamespaceCache, type NamespaceLabelsLookup, type NamespaceWatchEvent } from './namespaces.js';
 export { InventoryCache, type Inventory, type InventorySource, type InventoryTree } from './inventory.js';
 export { admissionReviewFor, type AdmissionReviewOptions } from './fixtures.js';
+export { applyApiServerDefaults } from './defaults/apply.js';
 export { verifyAdmissionResponse, type VerifyOptions } from './verify.js';
 export { HTTP_STATUS } from './http.js';
 export { AdmissionError, type AdmissionErrorCode } from './errors.js';

@@ -87,7 +87,9 @@ export function formatPolicyTrace(trace: PolicyTrace, decision?: Pick<Decision, 
     return [`${head}: ${s.dim('not matched')}: requires ${why}`];
   }
   const lines = [`${head}: ${s.ok('matched')}`];
-  if (trace.selection) {
+  // A policy without parameterSelection entries (any ValidatingAdmissionPolicy binding or Kyverno policy, most constraints) says nothing
+  // about it: its parameters line follows.
+  if (trace.selection && trace.selection.outcome !== 'no-entries') {
     lines.push(`  ${describeSelection(trace.selection)}`);
     for (const m of trace.selection.mismatches ?? []) {
       lines.push(`    ${s.dim(`${entryName(m)} did not match: requires ${m.selector} (${m.at})`)}`);

@@ -39,6 +39,7 @@ export async function allJobs(): Promise<Job[]> {
     ...(await optional('mpol')),
     ...(await optional('webhook')),
     ...(await optional('audit')),
+    ...(await optional('audit-read')),
   ];
 }
 
