@@ -4,6 +4,9 @@
  * `verdict validate`.
  */
 import { adapterOfMatchKey, compilePolicies, type PolicyDocument, type PolicySet } from '@verdict/core';
+import type * as Ci from '@verdict/ci';
+import type * as Kubernetes from '@verdict/kubernetes';
+import type * as Spinnaker from '@verdict/spinnaker';
 import type { AdapterName } from '@verdict/testing';
 import { isMissing } from '@verdict/testing/internal';
 import { CliError } from '../io.js';
@@ -14,9 +17,9 @@ import { CliError } from '../io.js';
  * are installed, once, before a command runs; the functions below read them.
  */
 interface Adapters {
-  kubernetes?: typeof import('@verdict/kubernetes');
-  ci?: typeof import('@verdict/ci');
-  spinnaker?: typeof import('@verdict/spinnaker');
+  kubernetes?: typeof Kubernetes;
+  ci?: typeof Ci;
+  spinnaker?: typeof Spinnaker;
 }
 type AdapterPackage = keyof Adapters;
 

@@ -9,9 +9,10 @@
  * {@link loadLz4} when a source or writer first uses the `v2` layout, so users
  * who never read Fiat's Redis, or read only its legacy layout, need not install it.
  */
+import type * as Lz4 from 'lz4-napi';
 import { SpinnakerError } from '../errors.js';
 
-type Lz4Napi = typeof import('lz4-napi');
+type Lz4Napi = typeof Lz4;
 
 let codec: Lz4Napi | undefined;
 let loading: Promise<void> | undefined;

@@ -5,6 +5,7 @@
  * package bundles), loaded only here: a source over a user's own client never
  * loads it.
  */
+import type * as RedisClient from '@redis/client';
 import { SpinnakerError } from '../errors.js';
 import type { NodeRedisClientLike } from './client.js';
 
@@ -74,7 +75,7 @@ export function ownClient(options: RedisUrlOptions): OwnedClient {
   let closed = false;
 
   const make = async (): Promise<NodeRedisClient> => {
-    let createClient: typeof import('@redis/client').createClient;
+    let createClient: typeof RedisClient.createClient;
     try {
       ({ createClient } = await import('@redis/client'));
     } catch (error) {
