@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { browserSession, nextRun, repoRoot, runs, screenshotPlayground } from './harness.js';
+import { pathToFileURL } from 'node:url';
+import { browserSession, builtSite, nextRun, repoRoot, runs, screenshotPlayground } from './harness.js';
 
 /** One site and one browser for the file (the site is built once per run, see harness.ts); every test opens its own page. */
 const session = browserSession();
@@ -44,6 +45,22 @@ describe('the playground', () => {
     expect(await card.getByTestId('selection').innerText()).toMatch(/won: entry 1/);
     expect(await card.getByTestId('parameters').innerText()).toContain('"limit": "64Gi"');
     expect(await card.locator('table.rules').innerText()).toMatch(/container-memory-limit\s+validate\s+fail/);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('works opened from the file system, as build:site prints its path (file://…/playground/index.html)', async () => {
+    const { browser } = await session.get();
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto(pathToFileURL(join(await builtSite(), 'playground', 'index.html')).href);
+    await nextRun(page, 0);
+    expect(await verdict(page)).toBe('Denied');
+    expect(await page.getByTestId('violations').innerText()).toContain('at most 64Gi');
     expect(errors).toEqual([]);
     await page.close();
   });
