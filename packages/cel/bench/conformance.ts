@@ -3,8 +3,8 @@
  * each candidate library and prints pass counts per test file. Tests that need protocol-buffer messages
  * (message literals, message-typed bindings or results, containers) are counted apart: Kubernetes CEL has none.
  *
- *   npx -y pnpm@10 --filter @verdict/bench run cel-conformance            # table per file
- *   npx -y pnpm@10 --filter @verdict/bench run cel-conformance --failures # plus each failing test (first 40 per library)
+ *   npx -y pnpm@10 --filter @verdict/cel run bench:conformance            # table per file
+ *   npx -y pnpm@10 --filter @verdict/cel run bench:conformance --failures # plus each failing test (first 40 per library)
  */
 import { tests as conformance } from '@bufbuild/cel-spec/testdata/conformance.js';
 import { CANDIDATES, type Canonical, type Candidate, type Input } from './candidates.js';
