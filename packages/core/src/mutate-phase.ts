@@ -12,11 +12,10 @@
  *   invoked before), each after its matchConditions on the object as it is
  *   then; not when a mutation failed the request.
  */
-import { BudgetExceeded } from './budget.js';
 import { computedVariables } from './languages/cel-rule.js';
 import { truthy } from './logic/scope.js';
 import { CowDocument, PatchTestFailed, type PatchOperation } from './mutate.js';
-import { matchConditions, passBudget, resolverFor, type Active, type Run } from './phases.js';
+import { evaluateConditions, matchConditions, passBudget, resolverFor, type Active, type Run } from './phases.js';
 import type { CompiledMutate } from './template-unit.js';
 import type { RuleTrace } from './types.js';
 import { toPointer } from './util/object.js';
@@ -120,21 +119,15 @@ function inputOf(a: Active, pass: Pass): Record<string, unknown> {
 
 /** On reinvocation: the policy's matchConditions on the object as it is now (false or an error: its rules do not run again). */
 function stillMatches(a: Active, pass: Pass): boolean {
-  for (const c of a.policy.template.matchConditions) {
-    let ok: unknown;
-    try {
-      ok = c.test(undefined, a.scope);
-    } catch (error) {
-      if (error instanceof BudgetExceeded) throw error;
-      pass.run.fail(a.policy, 'MATCH_ERROR', `matchCondition "${c.name}": ${(error as Error).message}`, { parameterSet: a.parameterSet });
-      return false;
-    }
-    if (ok !== true) {
-      for (const rule of a.policy.template.mutate) a.trace.rules.push({ rule: rule.name, type: 'mutate', result: 'skipped', message: `not reinvoked: matchCondition "${c.name}" is false for the object as the mutations left it` });
-      return false;
-    }
+  const outcome = evaluateConditions(a);
+  if (outcome.holds) return true;
+  if (outcome.failed !== undefined) {
+    if (a.policy.template.cel.context.profile?.matchConditionErrors !== 'skip') pass.run.fail(a.policy, 'MATCH_ERROR', outcome.failed, { parameterSet: a.parameterSet });
+    return false;
   }
-  return true;
+  const c = a.policy.template.matchConditions[outcome.index]!;
+  for (const rule of a.policy.template.mutate) a.trace.rules.push({ rule: rule.name, type: 'mutate', result: 'skipped', message: `not reinvoked: matchCondition "${c.name}" is false for the object as the mutations left it` });
+  return false;
 }
 
 function runRule(a: Active, rule: CompiledMutate, entry: RuleTrace, pass: Pass): void {

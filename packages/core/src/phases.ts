@@ -217,11 +217,11 @@ function holds(rule: Fn, scope: Scope, entry: RuleTrace, element?: number): bool
   }
 }
 
-/**
- * CEL `spec.matchConditions`, as the API server evaluates them: any false → not matched (trace), even when
- * another one failed; all true → the policy applies; an error and none false → the policy's failurePolicy.
- */
-export function matchConditions(a: Active, run: Run): boolean {
+/** The outcome of a policy's matchConditions: all true, the first false one, or the first error (when none is false). */
+export type ConditionsOutcome = { holds: true } | { holds: false; index: number; failed?: undefined } | { holds: false; failed: string };
+
+/** CEL `spec.matchConditions` as the API server evaluates them: any false wins over an error. */
+export function evaluateConditions(a: Active): ConditionsOutcome {
   const conditions = a.policy.template.matchConditions;
   let failed: string | undefined;
   for (let i = 0; i < conditions.length; i++) {
@@ -234,20 +234,31 @@ export function matchConditions(a: Active, run: Run): boolean {
       failed ??= `matchCondition "${c.name}": ${(error as Error).message}`;
       continue;
     }
-    if (ok !== true) {
-      a.trace.matched = false;
-      a.trace.mismatch = { at: `/spec/matchConditions/${i}`, selector: `matchCondition "${c.name}": ${c.expression}` };
-      return false;
-    }
+    if (ok !== true) return { holds: false, index: i };
   }
-  if (failed === undefined) return true;
-  if (a.policy.template.cel.context.profile?.matchConditionErrors === 'skip') {
+  return failed === undefined ? { holds: true } : { holds: false, failed };
+}
+
+/**
+ * A policy's matchConditions for its run: any false → not matched (trace), even when another one failed; all true →
+ * the policy applies; an error and none false → the policy's failurePolicy (or skipped, when its profile says so).
+ */
+export function matchConditions(a: Active, run: Run): boolean {
+  const outcome = evaluateConditions(a);
+  if (outcome.holds) return true;
+  if (outcome.failed === undefined) {
+    const c = a.policy.template.matchConditions[outcome.index]!;
     a.trace.matched = false;
-    a.trace.mismatch = { at: '/spec/matchConditions', selector: `${failed} (a matchCondition error skips the policy)` };
+    a.trace.mismatch = { at: `/spec/matchConditions/${outcome.index}`, selector: `matchCondition "${c.name}": ${c.expression}` };
     return false;
   }
-  a.trace.error = failed;
-  run.fail(a.policy, 'MATCH_ERROR', failed, { parameterSet: a.parameterSet });
+  if (a.policy.template.cel.context.profile?.matchConditionErrors === 'skip') {
+    a.trace.matched = false;
+    a.trace.mismatch = { at: '/spec/matchConditions', selector: `${outcome.failed} (a matchCondition error skips the policy)` };
+    return false;
+  }
+  a.trace.error = outcome.failed;
+  run.fail(a.policy, 'MATCH_ERROR', outcome.failed, { parameterSet: a.parameterSet });
   return false;
 }
 

@@ -46,6 +46,11 @@ describe('computed mutations (a mutate rule with a CEL expression)', () => {
     // A rule that fails applies nothing: no reinvocation.
     const failing = computed('count', [{ name: 'inc', expression: '[{"op": "remove", "path": "/missing"}]' }], { reinvocationPolicy: 'IfNeeded' });
     expect(load(failing).evaluate({}).trace[0]!.rules).toHaveLength(1);
+    // A mutation that fails the request stops the chain there: no reinvocation, even after an applied one.
+    const failsAfter = [count, computed('z-broken', [{ name: 'r', expression: '[{"op": "remove", "path": "/missing"}]' }])].join('\n---\n');
+    const d = load(failsAfter).evaluate({});
+    expect(d.allowed).toBe(false);
+    expect(d.trace[0]!.rules).toHaveLength(1);
   });
 
   it('evaluates the matchConditions of a policy that mutates at its turn, on the input as earlier policies left it', () => {

@@ -14,22 +14,16 @@
  * `replace` that adds becomes an `add`, indices are written from the start), which core then applies
  * and a mutating webhook answers with. Errors carry json-patch v4's messages behind `JSON Patch: `,
  * as the API server reports them.
- * Hand-written: no JavaScript JSON Patch library reproduces json-patch v4's leniencies.
+ * Hand-written: no JavaScript JSON Patch library reproduces json-patch v4's leniencies (its document
+ * model, paths and containers, is in json-patch-doc.ts).
  */
 import { PatchTestFailed, type PatchOperation } from '@verdict/core';
 import { isObject } from '../read.js';
 import { typeOf } from '../suggest.js';
-
-type Json = Record<string, unknown>;
-type Container = Json | unknown[];
+import { addAt, Doc, encode, Failure, get, index, MISSING, pointer, removeAt, setKey, type Container, type Json } from './json-patch-doc.js';
 
 /** The patch type name of a MutatingAdmissionPolicy's `JSONPatch` mutations (also usable in verdict's templates). */
 export const MAP_JSON_PATCH = 'KubernetesJSONPatch';
-
-/** Keys that could reach an object prototype: refused, as core refuses them in every patch. */
-const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
-const MISSING = 'missing value';
-const INVALID_INDEX = 'invalid index referenced';
 
 /** One operation as the expression gave it (`from` only when not empty, `value` only when set). */
 interface Op {
@@ -39,8 +33,6 @@ interface Op {
   hasValue: boolean;
   value?: unknown;
 }
-
-class Failure extends Error {}
 
 function readOps(value: unknown): Op[] {
   if (!Array.isArray(value)) throw new Error('type mismatch: JSONPatchType.expression should evaluate to array');
@@ -58,140 +50,6 @@ function readOps(value: unknown): Op[] {
     if (out.hasValue) out.value = item['value'];
     return out;
   });
-}
-
-/** Go's strconv.Atoi: an optional sign and decimal digits. */
-function atoi(key: string): number {
-  if (!/^[+-]?\d+$/.test(key)) throw new Failure(`strconv.Atoi: parsing ${JSON.stringify(key)}: invalid syntax`);
-  return Number(key);
-}
-
-/** RFC 6901 unescaping as json-patch v4 does it (`~1` then `~0`, left to right; other `~` kept). */
-const decode = (segment: string): string => segment.replace(/~[01]/g, (m) => (m === '~1' ? '/' : '~'));
-const encode = (segment: string): string => segment.replaceAll('~', '~0').replaceAll('/', '~1');
-
-function safe(key: string): string {
-  if (FORBIDDEN.has(key)) throw new Error(`JSON Patch: path segment "${key}" is not allowed: it could change object prototypes`);
-  return key;
-}
-
-/** An array index of a get/set/remove (in range, negatives from the end); throws json-patch's error. */
-function index(key: string, length: number, extra = 0): number {
-  const idx = atoi(key);
-  if (idx < 0) {
-    if (idx < -(length + extra)) throw new Failure(`Unable to access invalid index: ${idx}: ${INVALID_INDEX}`);
-    return idx + length + extra;
-  }
-  if (idx >= length + extra) throw new Failure(`Unable to access invalid index: ${idx}: ${INVALID_INDEX}`);
-  return idx;
-}
-
-/** The value at `key` (`undefined` for a missing key or `null`, as json-patch v4 reads both); array errors throw. */
-function get(c: Container, key: string): unknown {
-  if (Array.isArray(c)) return c[index(key, c.length)] ?? undefined;
-  return Object.prototype.hasOwnProperty.call(c, key) ? (c[key] ?? undefined) : undefined;
-}
-
-/** A parent container found for a path, its last key, and the normalized pointer of the parent. */
-interface Found {
-  parent: Container;
-  key: string;
-  at: string;
-}
-
-/** The working copy: containers copied on first write, each at most once. */
-class Doc {
-  root: Container;
-  private readonly owned = new WeakSet<object>();
-
-  constructor(target: Json) {
-    this.root = { ...target };
-    this.owned.add(this.root);
-  }
-
-  /** `replace` of the whole object: a private copy of the value becomes the root. */
-  replace(value: Container): void {
-    this.root = Array.isArray(value) ? [...value] : { ...value };
-    this.owned.add(this.root);
-  }
-
-  private own(holder: Container, key: string | number, child: Container): Container {
-    if (this.owned.has(child)) return child;
-    const copy = Array.isArray(child) ? [...child] : { ...child };
-    this.owned.add(copy);
-    if (Array.isArray(holder)) holder[key as number] = copy;
-    else Object.defineProperty(holder, key, { value: copy, writable: true, enumerable: true, configurable: true });
-    return copy;
-  }
-
-  /** json-patch v4's findObject: walks every segment but the last; `undefined` when one is missing, null or a scalar. */
-  find(path: string): Found | undefined {
-    const split = path.split('/');
-    if (split.length < 2) return undefined;
-    let doc: Container = this.root;
-    let at = '';
-    for (const raw of split.slice(1, -1)) {
-      const part = safe(decode(raw));
-      let next: unknown;
-      let slot: string | number = part;
-      try {
-        if (Array.isArray(doc)) {
-          slot = index(part, doc.length);
-          next = doc[slot] ?? undefined;
-        } else next = get(doc, part);
-      } catch {
-        return undefined;
-      }
-      if (next === undefined || (typeof next !== 'object')) return undefined;
-      doc = this.own(doc, slot, next as Container);
-      at += `/${encode(String(slot))}`;
-    }
-    return { parent: doc, key: safe(decode(split[split.length - 1]!)), at };
-  }
-}
-
-function setKey(c: Json, key: string, value: unknown): void {
-  Object.defineProperty(c, key, { value, writable: true, enumerable: true, configurable: true });
-}
-
-/** Adds `value` at `key` of `f.parent` (json-patch v4's container add); the normalized path. */
-function addAt(f: Found, value: unknown): string {
-  const { parent, key } = f;
-  if (!Array.isArray(parent)) {
-    setKey(parent, key, value);
-    return `${f.at}/${encode(key)}`;
-  }
-  if (key === '-') {
-    parent.push(value);
-    return `${f.at}/-`;
-  }
-  let idx: number;
-  try {
-    idx = atoi(key);
-  } catch (error) {
-    throw new Failure(`value was not a proper array index: '${key}': ${(error as Error).message}`);
-  }
-  idx = index(key, parent.length, 1);
-  parent.splice(idx, 0, value);
-  return `${f.at}/${idx}`;
-}
-
-/** Removes `key` of `f.parent` (json-patch v4's container remove); the normalized path. */
-function removeAt(f: Found): string {
-  const { parent, key } = f;
-  if (!Array.isArray(parent)) {
-    if (!Object.prototype.hasOwnProperty.call(parent, key)) throw new Failure(`Unable to remove nonexistent key: ${key}: ${MISSING}`);
-    delete parent[key];
-    return `${f.at}/${encode(key)}`;
-  }
-  const idx = index(key, parent.length);
-  parent.splice(idx, 1);
-  return `${f.at}/${idx}`;
-}
-
-/** The pointer of `key` in `f.parent` (array indices from the start). */
-function pointer(f: Found): string {
-  return Array.isArray(f.parent) ? `${f.at}/${index(f.key, f.parent.length)}` : `${f.at}/${encode(f.key)}`;
 }
 
 /** Structural equality of JSON values, without recursion (objects may be deep). */
