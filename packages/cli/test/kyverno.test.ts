@@ -28,14 +28,19 @@ results:
 - {policy: disallow-latest-tag, kind: Deployment, resources: [web], result: fail, isValidatingPolicy: true}
 `;
 
-/** Runs `verdict ...args` in a temporary folder with the policy, the Deployment and the Kyverno test. */
-async function setup(args: readonly string[]) {
-  const { dir, cleanup } = tempTree({ 'policy.yaml': POLICY, 'deployment.yaml': DEPLOYMENT, '.kyverno-test/kyverno-test.yaml': TEST });
+/** Runs `verdict ...args` in a temporary folder holding `files`. */
+async function inTree(files: Record<string, string>, args: readonly string[]) {
+  const { dir, cleanup } = tempTree(files);
   try {
     return await verdict(args, { cwd: dir });
   } finally {
     cleanup();
   }
+}
+
+/** Runs `verdict ...args` in a temporary folder with the policy, the Deployment and the Kyverno test. */
+function setup(args: readonly string[]) {
+  return inTree({ 'policy.yaml': POLICY, 'deployment.yaml': DEPLOYMENT, '.kyverno-test/kyverno-test.yaml': TEST }, args);
 }
 
 describe('verdict with Kyverno ValidatingPolicies', () => {
@@ -104,16 +109,12 @@ metadata: {name: web, namespace: default}
 spec: {template: {metadata: {name: web-pod}, spec: {containers: [{name: app, image: 'nginx:latest', imagePullPolicy: ${policy}}]}}}
 `;
 
-async function mutatingSetup(args: readonly string[], patched = PATCHED('Always')) {
-  const { dir, cleanup } = tempTree({
+/** Runs `verdict ...args` with the MutatingPolicy, the Deployment, a mutating config and the Kyverno test expecting `patched`. */
+function mutatingSetup(args: readonly string[], patched = PATCHED('Always')) {
+  return inTree({
     'policy.yaml': MUTATING, 'deployment.yaml': DEPLOYMENT, 'verdict.config.yaml': 'kubernetes: {mutating: true}\n',
     '.kyverno-test/kyverno-test.yaml': MUTATING_TEST, '.kyverno-test/patched.yaml': patched,
-  });
-  try {
-    return await verdict(args, { cwd: dir });
-  } finally {
-    cleanup();
-  }
+  }, args);
 }
 
 describe('Kyverno MutatingPolicies in the CLI', () => {

@@ -82,7 +82,7 @@ describe('computed mutations (a mutate rule with a CEL expression)', () => {
 describe('mutationUnit', () => {
   const rules = [
     { name: 'first', expression: '[{"op": "add", "path": "/a", "value": 1}]' },
-    { name: 'second', expression: '[{"op": "remove", "path": "/missing"}]' },
+    { name: 'second', expression: '[{"op": "add", "path": "/missing/below", "value": 2}]' },
     { name: 'third', expression: '[{"op": "add", "path": "/c", "value": 3}]' },
   ];
 

@@ -81,11 +81,12 @@ describe('Kyverno MutatingPolicy in a mutating webhook', () => {
   });
 
   it('denies under failurePolicy Fail with Kyverno\'s message, and leaves the policy out under Ignore', async () => {
-    const failing = jsonPatch('[JSONPatch{op: "replace", path: "/spec/nodeName", value: "n1"}]');
+    // An add below a field the Pod does not have fails in every JSON Patch library (RFC 6902).
+    const failing = jsonPatch('[JSONPatch{op: "add", path: "/spec/affinity/nodeAffinity", value: {}}]');
     const fail = setup([mutatingPolicy('pin-node', { mutations: [failing] })]);
     const denied = await fail.run(pod({ name: 'web', namespace: 'default' }));
     expect(denied.response.allowed).toBe(false);
-    expect(denied.response.status?.message).toBe('Resource: default/web, Kind: Pod, Errors: [Policy pin-node: failed to evaluate policy: cannot replace at /spec/nodeName: the path does not exist]');
+    expect(denied.response.status?.message).toBe('Resource: default/web, Kind: Pod, Errors: [Policy pin-node: failed to evaluate policy: cannot add at /spec/affinity/nodeAffinity: the path cannot be added to]');
     expect(denied.response.status?.code).toBeUndefined();
     const ignore = setup([mutatingPolicy('pin-node', { failurePolicy: 'Ignore', mutations: [failing] }), mutatingPolicy('team', { mutations: [TEAM_LABEL] })]);
     const admitted = await ignore.run(pod({ name: 'web', namespace: 'default' }));
@@ -96,14 +97,14 @@ describe('Kyverno MutatingPolicy in a mutating webhook', () => {
   it('keeps none of a policy\'s patches when one of its mutations fails, and runs none after it (failurePolicy Ignore)', () => {
     const set = loadKubernetesPolicies([mutatingPolicy('partial', {
       failurePolicy: 'Ignore',
-      mutations: [TEAM_LABEL, jsonPatch('[JSONPatch{op: "remove", path: "/spec/nodeName"}]'), ALWAYS_PULL],
+      mutations: [TEAM_LABEL, jsonPatch('[JSONPatch{op: "add", path: "/spec/affinity/nodeAffinity", value: {}}]'), ALWAYS_PULL],
     })]);
     const decision = set.evaluate(toAdmissionInput(admissionReviewFor(pod({ name: 'web', namespace: 'default' }))));
     expect(decision).toMatchObject({ allowed: true, patch: [] });
     expect(decision.errors).toMatchObject([{ policy: 'partial', ignored: true }]);
     expect(decision.trace[0]!.rules).toEqual([
       { rule: 'mutations[0]', type: 'mutate', result: 'skipped', message: 'undone: mutations[1] of the policy failed' },
-      { rule: 'mutations[1]', type: 'mutate', result: 'error', message: expect.stringContaining('cannot remove at /spec/nodeName') },
+      { rule: 'mutations[1]', type: 'mutate', result: 'error', message: expect.stringContaining('cannot add at /spec/affinity/nodeAffinity') },
       { rule: 'mutations[2]', type: 'mutate', result: 'skipped', message: 'not evaluated: mutations[1] of the policy failed' },
     ]);
   });

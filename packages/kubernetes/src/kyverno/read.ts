@@ -89,7 +89,7 @@ export function controllers(spec: Doc, report: Report, admissionPolicy = 'valida
 }
 
 /** The namespace of a namespaced policy: `metadata.namespace`, `default` when absent (as kubectl applies it). */
-export function namespaceOf(doc: Doc, report: Report): string {
+function namespaceOf(doc: Doc, report: Report): string {
   const metadata = isObject(doc['metadata']) ? doc['metadata'] : {};
   const namespace = new FieldReader(metadata, '/metadata', report).string('namespace');
   if (namespace === undefined || namespace === '') return 'default';
@@ -98,34 +98,51 @@ export function namespaceOf(doc: Doc, report: Report): string {
   return namespace;
 }
 
-/** Reads a ValidatingPolicy or NamespacedValidatingPolicy; `undefined` when it has problems (all reported). */
-export function readKyvernoPolicy(doc: Doc, kind: KyvernoPolicyKind, document: number, report: Report): KyvernoPolicy | undefined {
-  const count = counting(report);
+/** What every Kyverno CEL policy kind reads first: its name (and namespace), its spec, matchConstraints, webhookConfiguration. */
+export interface KyvernoHead {
+  name: string;
+  namespace?: string;
+  spec: Doc;
+  fields: FieldReader;
+  matchConstraints: Doc;
+}
+
+/** Reads a Kyverno policy's head; `undefined` when it has no spec object (reported). `known`: the kind's spec fields. */
+export function readKyvernoHead(doc: Doc, kind: { name: string; namespaced: boolean; spec: readonly string[] }, count: Report): KyvernoHead | undefined {
   const name = readName(doc, count);
-  const namespace = kind === 'NamespacedValidatingPolicy' ? namespaceOf(doc, count) : undefined;
-  const spec = readSpec(doc, SPEC, kind, count);
+  const namespace = kind.namespaced ? namespaceOf(doc, count) : undefined;
+  const spec = readSpec(doc, kind.spec, kind.name, count);
   if (!spec) return undefined;
-  const f = new FieldReader(spec, '/spec', count);
-  const matchConstraints = f.object('matchConstraints');
+  const fields = new FieldReader(spec, '/spec', count);
+  const matchConstraints = fields.object('matchConstraints');
   // Kyverno's validate.go: "a matchConstraints with at least one resource rule is required".
   if (!matchConstraints || !Array.isArray(matchConstraints['resourceRules']) || matchConstraints['resourceRules'].length === 0) {
     count('/spec/matchConstraints', 'a matchConstraints with at least one resource rule is required (which requests the policy applies to)');
   }
-  const webhook = f.object('webhookConfiguration');
+  const webhook = fields.object('webhookConfiguration');
   if (webhook) new FieldReader(webhook, '/spec/webhookConfiguration', count).known(['timeoutSeconds'], 'webhookConfiguration');
+  return { name: name ?? '', spec, fields, matchConstraints: matchConstraints ?? {}, ...(namespace !== undefined ? { namespace } : {}) };
+}
+
+/** Reads a ValidatingPolicy or NamespacedValidatingPolicy; `undefined` when it has problems (all reported). */
+export function readKyvernoPolicy(doc: Doc, kind: KyvernoPolicyKind, document: number, report: Report): KyvernoPolicy | undefined {
+  const count = counting(report);
+  const head = readKyvernoHead(doc, { name: kind, namespaced: kind === 'NamespacedValidatingPolicy', spec: SPEC }, count);
+  if (!head) return undefined;
+  const { name, spec, fields: f } = head;
   const { admission, background } = evaluation(spec, count);
   const policy: KyvernoPolicy = {
-    kind, name: name ?? '', document, spec,
+    kind, name, document, spec,
     failurePolicy: f.oneOf('failurePolicy', ['Fail', 'Ignore'] as const) ?? 'Fail',
-    matchConstraints: matchConstraints ?? {},
+    matchConstraints: head.matchConstraints,
     matchConditions: readNamedExpressions(spec, 'matchConditions', count),
     variables: readNamedExpressions(spec, 'variables', count),
     validations: readValidations(spec, count, false),
-    auditAnnotations: readAuditAnnotations(spec, name ?? '', count),
+    auditAnnotations: readAuditAnnotations(spec, name, count),
     actions: validationActions(spec, count),
     admission, background,
   };
-  if (namespace !== undefined) policy.namespace = namespace;
+  if (head.namespace !== undefined) policy.namespace = head.namespace;
   const list = controllers(spec, count);
   if (list) policy.controllers = list;
   return count.count() === 0 ? policy : undefined;

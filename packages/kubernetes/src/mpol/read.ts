@@ -7,10 +7,10 @@
  * disabled). What needs a cluster is refused: `mutateExisting` and the target
  * selection that serves it.
  */
-import { evaluation, controllers, enabled, namespaceOf } from '../kyverno/read.js';
+import { controllers, enabled, evaluation, readKyvernoHead } from '../kyverno/read.js';
 import { readMutations } from '../map/read.js';
 import { counting, FieldReader, type Report } from '../vap/fields.js';
-import { readName, readNamedExpressions, readSpec } from '../vap/read.js';
+import { readNamedExpressions } from '../vap/read.js';
 import type { KyvernoMutatingKind, KyvernoMutatingPolicy } from './types.js';
 
 /** Versions Kyverno serves, per kind (its CRDs). */
@@ -43,35 +43,26 @@ function existing(spec: Doc, report: Report): boolean {
 /** Reads a MutatingPolicy or NamespacedMutatingPolicy; `undefined` when it has problems (all reported). */
 export function readKyvernoMutatingPolicy(doc: Doc, kind: KyvernoMutatingKind, document: number, report: Report): KyvernoMutatingPolicy | undefined {
   const count = counting(report);
-  const name = readName(doc, count);
-  const namespace = kind === 'NamespacedMutatingPolicy' ? namespaceOf(doc, count) : undefined;
-  const spec = readSpec(doc, SPEC, kind, count);
-  if (!spec) return undefined;
-  const f = new FieldReader(spec, '/spec', count);
-  const matchConstraints = f.object('matchConstraints');
-  // Kyverno's validate.go: "a matchConstraints with at least one resource rule is required".
-  if (!matchConstraints || !Array.isArray(matchConstraints['resourceRules']) || matchConstraints['resourceRules'].length === 0) {
-    count('/spec/matchConstraints', 'a matchConstraints with at least one resource rule is required (which requests the policy applies to)');
-  }
-  const webhook = f.object('webhookConfiguration');
-  if (webhook) new FieldReader(webhook, '/spec/webhookConfiguration', count).known(['timeoutSeconds'], 'webhookConfiguration');
+  const head = readKyvernoHead(doc, { name: kind, namespaced: kind === 'NamespacedMutatingPolicy', spec: SPEC }, count);
+  if (!head) return undefined;
+  const { spec, fields: f } = head;
   // auditAnnotations of a MutatingPolicy only reach Kyverno's reports: read for their shape, no effect.
   f.list('auditAnnotations');
   const { admission, background } = evaluation(spec, count, EVALUATION);
   const mutateExisting = existing(spec, count);
   if (!admission && !mutateExisting) count('/spec/evaluation', 'disabling both admission and mutateExisting evaluation modes is not allowed');
   const policy: KyvernoMutatingPolicy = {
-    kind, name: name ?? '', document, spec,
+    kind, name: head.name, document, spec,
     failurePolicy: f.oneOf('failurePolicy', ['Fail', 'Ignore'] as const) ?? 'Fail',
     reinvocationPolicy: f.oneOf('reinvocationPolicy', ['Never', 'IfNeeded'] as const) ?? 'Never',
-    matchConstraints: matchConstraints ?? {},
+    matchConstraints: head.matchConstraints,
     matchConditions: readNamedExpressions(spec, 'matchConditions', count, false),
     variables: readNamedExpressions(spec, 'variables', count),
     mutations: readMutations(spec, count, Infinity),
     serverSideApply: (spec['evaluation'] as Doc | undefined)?.['useServerSideApply'] === true,
     admission, background,
   };
-  if (namespace !== undefined) policy.namespace = namespace;
+  if (head.namespace !== undefined) policy.namespace = head.namespace;
   const list = controllers(spec, count, 'mutatingAdmissionPolicy');
   if (list) policy.controllers = list;
   return count.count() === 0 ? policy : undefined;

@@ -11,7 +11,7 @@
  */
 import type { PolicyDocument, TranslatedUnit, TranslationContext } from '@verdict/core';
 import { KYVERNO_POLICIES } from '../kyverno/read.js';
-import type { EvaluationMode } from '../kyverno/translate.js';
+import { applies, eachKyvernoPolicy, variantUnit, type EvaluationMode } from '../kyverno/units.js';
 import { rewriteConstructions, rewriteHas } from '../map/construct.js';
 import type { Mutation } from '../map/types.js';
 import { isObject } from '../read.js';
@@ -108,16 +108,6 @@ function policyPath(policy: KyvernoMutatingPolicy): (pointer: string) => string 
   };
 }
 
-function matchOf(policy: KyvernoMutatingPolicy, constraints: Doc): Doc {
-  // Kyverno's matcher compares resources exactly (no matchPolicy equivalence).
-  const block = { ...constraints, matchPolicy: 'Exact' };
-  return policy.namespace === undefined ? block : { all: [block, { fields: { path: 'namespace', values: [policy.namespace] } }] };
-}
-
-function applies(policy: KyvernoMutatingPolicy, mode: EvaluationMode): boolean {
-  return mode === 'all' || (mode === 'admission' ? policy.admission : policy.background);
-}
-
 /** Reads the claimed MutatingPolicies and returns their units; `found` gets each compiled variant by its template. */
 export function translateKyvernoMutating(
   claimed: readonly number[],
@@ -125,59 +115,24 @@ export function translateKyvernoMutating(
   options: { mode: EvaluationMode; found: (variant: MutatingVariant, template: object) => void },
 ): TranslatedUnit[] {
   const units: TranslatedUnit[] = [];
-  const seen = new Map<string, number>();
-  for (const i of claimed) {
-    const doc = ctx.documents[i] as Doc;
-    const kind = mutatingKindOf(doc)!;
-    const version = String(doc['apiVersion']).split('/')[1] ?? '';
-    if (!MUTATING_VERSIONS[kind].includes(version)) {
-      ctx.problem(i, '/apiVersion', `Kyverno serves ${kind} as ${MUTATING_VERSIONS[kind].map((v) => `${KYVERNO_POLICIES}/${v}`).join(', ')} (got "${String(doc['apiVersion'])}")`, 'SCHEMA');
-      continue;
-    }
-    const report = (path: string, message: string) => ctx.problem(i, path, message);
-    const policy = readKyvernoMutatingPolicy(doc, kind, i, report);
-    const expressions = policy && rewrite(policy, (path, message) => ctx.problem(i, path, message, 'INVALID_RULE'));
-    if (!policy || !expressions) continue;
-    const id = policy.namespace === undefined ? policy.name : `${policy.namespace}/${policy.name}`;
-    const key = `${kind}/${id}`;
-    if (seen.has(key)) {
-      ctx.problem(i, '/metadata/name', `${kind} "${id}" is already defined by document ${seen.get(key)!}`, 'DUPLICATE');
-      continue;
-    }
-    seen.set(key, i);
+  const kind = { of: (doc: Doc) => mutatingKindOf(doc)!, versions: MUTATING_VERSIONS, read: (doc: Doc, k: KyvernoMutatingKind, i: number) => readKyvernoMutatingPolicy(doc, k, i, (path, message) => ctx.problem(i, path, message)) };
+  eachKyvernoPolicy(claimed, ctx, kind, (policy, id, i) => {
+    const expressions = rewrite(policy, (path, message) => ctx.problem(i, path, message, 'INVALID_RULE'));
+    if (!expressions) return;
     const variants = [
       { name: id, matchConstraints: policy.matchConstraints, expressions },
       ...mutatingAutogenVariants(policy).map((v) => ({ name: `${id}/autogen-${v.config}`, matchConstraints: v.matchConstraints, expressions: rewrite({ ...v, variables: policy.variables })!, autogen: v.config })),
     ];
     for (const v of variants) {
       const template = templateOf(v.name, policy, v.expressions);
-      const variant: MutatingVariant = { policy, kind, name: v.name, matchConstraints: v.matchConstraints, ...('autogen' in v ? { autogen: v.autogen } : {}) };
-      const variantOf = 'autogen' in v ? { variant: true } : {};
-      const path = policyPath(policy);
-      options.found(variant, template);
-      if (!applies(policy, options.mode)) {
-        // Not evaluated in this mode (evaluation.admission.enabled: false); its logic is still checked.
-        units.push({ template: { document: template, origin: i, path, ...variantOf }, policies: [] });
-        continue;
-      }
-      const constraint: PolicyDocument = {
-        apiVersion: 'verdict.dev/v1',
-        kind,
-        metadata: { name: v.name },
-        // Errors deny unless the policy's failurePolicy is Ignore (the template's).
-        spec: { match: matchOf(policy, v.matchConstraints), enforcementAction: 'deny' },
-      };
-      const inMatch = policy.namespace === undefined ? '/spec/match' : '/spec/match/all/0';
-      units.push({
-        template: { document: template, origin: i, path, ...variantOf },
-        policies: [{
-          document: constraint,
-          origin: i,
-          ...variantOf,
-          path: (pointer) => ('autogen' in v || !pointer.startsWith(inMatch) ? '/spec/matchConstraints' : pointer.replace(inMatch, '/spec/matchConstraints')),
-        }],
-      });
+      const autogen = 'autogen' in v ? { autogen: v.autogen } : {};
+      options.found({ policy, kind: policy.kind, name: v.name, matchConstraints: v.matchConstraints, ...autogen }, template);
+      // Errors deny unless the policy's failurePolicy is Ignore (the template's).
+      units.push(variantUnit({
+        policy, kind: policy.kind, name: v.name, template, matchConstraints: v.matchConstraints, enforcementAction: 'deny',
+        origin: i, path: policyPath(policy), evaluated: applies(policy, options.mode), ...autogen,
+      }).unit);
     }
-  }
+  });
   return units;
 }
