@@ -37,7 +37,7 @@ describe('GET /metrics', () => {
       await post('/validate', admissionReviewFor(pod('ns-web', '1Gi'), { dryRun: true }));
       const labelled = pod('ns-web', '1Gi', { labels: { 'kinitiras.kcloudlabs.io/webhook': 'enabled' } });
       // kinitiras' OverridePolicy adds an annotation: the Pod must have annotations (its JSON Patch add needs the parent).
-      await post('/mutate', admissionReviewFor({ ...labelled, metadata: { ...labelled.metadata as object, annotations: {} } }));
+      await post('/mutate', admissionReviewFor({ ...labelled, metadata: { ...labelled['metadata'] as object, annotations: {} } }));
       const reply = await get('/metrics');
       expect(reply.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
       const text = reply.body;

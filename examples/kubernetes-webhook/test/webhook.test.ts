@@ -88,7 +88,7 @@ describe('the example webhook over HTTPS', () => {
       const allowed = await review('/validate', admissionReviewFor(namespace('prod', { protected: 'true' }, { 'verdict.dev/allow-delete': 'true' }), { operation: 'DELETE' }));
       expect(allowed.allowed).toBe(true);
       const labelled = pod('ns-web', '1Gi', { labels: { 'kinitiras.kcloudlabs.io/webhook': 'enabled' } });
-      const response = await review('/mutate', admissionReviewFor({ ...labelled, metadata: { ...labelled.metadata as object, annotations: {} } }));
+      const response = await review('/mutate', admissionReviewFor({ ...labelled, metadata: { ...labelled['metadata'] as object, annotations: {} } }));
       expect(JSON.parse(Buffer.from(response.patch!, 'base64').toString())).toEqual([{ op: 'add', path: '/metadata/annotations/added-by', value: 'op' }]);
       // kinitiras' own example: its plaintext add needs the annotations to exist, and fails the request otherwise.
       expect((await review('/mutate', admissionReviewFor(labelled))).status).toMatchObject({ code: 500, message: expect.stringContaining('add operation does not apply: doc is missing path: "/metadata/annotations/added-by"') as string });
