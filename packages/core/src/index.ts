@@ -24,6 +24,8 @@ export {
 export { mergeParameters, type MergeRules, type MergeStrategy } from './merge.js';
 export { compileLogic, type CompiledLogic } from './logic/compile.js';
 export { compileCel, type CompiledCel, type CompileCelOptions } from './cel/public.js';
+export { NEWEST_KUBERNETES_VERSION } from './cel/versions.js';
+export { ContainerImage, parseContainerImage } from './cel/lib/image.js';
 export type { CelOptions } from './cel/context.js';
 export type { CelConstant, CelFunction, CelOverride, CelType } from './cel/env.js';
 export type { CelProfile, FailedValidation } from './cel/rule.js';

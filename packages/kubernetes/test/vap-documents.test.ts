@@ -53,6 +53,36 @@ spec: {policyName: p.example.com, validationActions: [Deny]}
     expect(p!.message).toMatch(/invalid CEL expression/);
   });
 
+  it('refuses what the cluster\'s CEL environment lacks, at the line of the expression (kubernetesVersion, default the newest)', () => {
+    const text = (expression: string) => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: p.example.com}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  validations:
+  - expression: ${JSON.stringify(expression)}
+`;
+    const problems = (expression: string, kubernetesVersion?: string) => {
+      try {
+        loadKubernetesPolicies(text(expression), { source: 'policies.yaml', ...(kubernetesVersion ? { kubernetesVersion } : {}) });
+      } catch (error) {
+        if (error instanceof PolicyLoadError) return [...error.problems];
+        throw error;
+      }
+      return [];
+    };
+    const [bind] = problems('cel.bind(n, object.metadata.name, n.size() < 64)');
+    expect(bind).toMatchObject({ code: 'INVALID_RULE', path: '/spec/validations/0/expression', source: 'policies.yaml', line: 8 });
+    expect(bind!.message).toMatch(/cel\.bind\(\) is not available in Kubernetes 1\.34's CEL environment/);
+    const [mixed] = problems('object.metadata.name in ["a", 1]');
+    expect(mixed!.message).toMatch(/expected type 'string' but found 'int' \(list and map literals must have elements of one type\) \(at column 31 of the expression\)/);
+    const ip = 'object.spec.containers.all(c, !has(c.ip) || ip(c.ip).family() == 4)';
+    expect(problems(ip)).toEqual([]);
+    expect(problems(ip, '1.29')[0]!.message).toMatch(/ip\(\) is not available in Kubernetes 1\.29's CEL environment: it arrived with the IP library \(Kubernetes 1\.30\)/);
+    expect(problems('duration("5 minutes") > duration("0s")')[0]!.message).toMatch(/invalid duration argument/);
+  });
+
   it('refuses Deny and Warn together, as the API server does', () => {
     const [p] = problemsOf([VALID, binding('b.example.com', 'replicas.example.com', { validationActions: ['Deny', 'Warn'] })]);
     expect(p).toMatchObject({ document: 1, path: '/spec/validationActions', name: 'ValidatingAdmissionPolicyBinding/b.example.com' });

@@ -9,6 +9,7 @@ import type { JsonObject } from '../util/object.js';
 import { CelCompileError, pointAt, type CompiledCel } from './compile.js';
 import { celEnvironment, type CelConstant, type CelFunction, type CelOverride, type CelType } from './env.js';
 import { celFn, compileInContext, type CelContext, type CelProfile } from './rule.js';
+import { kubernetesMinor } from './versions.js';
 
 /** CEL settings of `compilePolicies` (adapters: names, functions, refused libraries). */
 export interface CelOptions {
@@ -22,6 +23,12 @@ export interface CelOptions {
   readonly overrides?: Readonly<Record<string, CelOverride>>;
   /** Names (variables or functions) that are load errors, with the message to show (e.g. Kyverno's `http`). */
   readonly refuse?: Readonly<Record<string, string>>;
+  /**
+   * The Kubernetes version whose CEL environment expressions must fit (`"1.30"`), as the API server refuses
+   * what its version lacks when a policy is created; a profile's `kubernetesVersion` wins. Default: none,
+   * verdict's full environment.
+   */
+  readonly kubernetesVersion?: string;
   /**
    * The names CEL sees in one template's expressions. Called once per PolicyTemplate or Policy with the
    * document as given; `undefined` keeps verdict's names (input keys, `parameters`/`params`, `element`, `variables`).
@@ -63,7 +70,9 @@ export function unitCel(spec: JsonObject, template: { kind: string; name: string
     constants: [...(options?.constants ?? []), ...(own.constants ?? [])],
     overrides: { ...(options?.overrides ?? {}), ...(own.overrides ?? {}) },
   } : (options ?? {}));
-  const context: CelContext = { environment, profile, refuse, variables: new Map(), variableReads: new Map() };
+  const versionText = profile?.kubernetesVersion ?? options?.kubernetesVersion;
+  const version = versionText === undefined ? undefined : kubernetesMinor(versionText);
+  const context: CelContext = { environment, profile, refuse, version, variables: new Map(), variableReads: new Map() };
   const parameterReads: CelParameterRead[] = [];
   const compileAt = (expression: unknown, where: string, expect?: 'bool' | 'string'): CompiledCel => {
     const compiled = compileInContext(context, expression as string, expect);
