@@ -203,8 +203,19 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
 
 function fromLibrary(error: unknown): CelCompileError {
   const e = error as (Error & { range?: { start: number }; summary?: string }) | undefined;
-  const summary = e?.summary ?? e?.message ?? 'invalid expression';
+  const summary = celGoOverloadMessage(e?.summary ?? e?.message ?? 'invalid expression');
   return new CelCompileError(lowerFirst(summary), e?.range?.start);
+}
+
+/**
+ * cel-js's "found no matching overload for 'isIP(net.CIDR)'" in cel-go's words, which the API server returns:
+ * "found no matching overload for 'isIP' applied to '(net.CIDR)'" (a method: "applied to 'string.(int)'").
+ */
+function celGoOverloadMessage(text: string): string {
+  return text.replace(/found no matching overload for '(?:([^'(]*?)\.)?([\w]+)\(([^']*)\)'/, (_m, receiver: string | undefined, name: string, args: string) => {
+    const go = (types: string) => types.replace(/</g, '(').replace(/>/g, ')');
+    return `found no matching overload for '${name}' applied to '${receiver ? `${go(receiver)}.` : ''}(${go(args)})'`;
+  });
 }
 
 function lowerFirst(text: string): string {

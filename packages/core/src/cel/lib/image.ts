@@ -104,6 +104,8 @@ function register(env: Environment): void {
   env.registerFunction(`${TYPE}.identifier(): string`, (i: ContainerImage) => i.identifier);
   env.registerFunction(`${TYPE}.tag(): string`, (i: ContainerImage) => i.tag);
   env.registerFunction(`${TYPE}.digest(): string`, (i: ContainerImage) => i.digest);
+  // apiserver's Image.Equal: the same parsed reference.
+  env.registerOperator(`${TYPE} == ${TYPE}`, (a: ContainerImage, b: ContainerImage) => a.registry === b.registry && a.path === b.path && a.tag === b.tag && a.digest === b.digest);
 }
 
 /** The image library (`image`, `isImage` and the reference's methods); left out when an adapter defines its own `image`. */
