@@ -236,6 +236,12 @@ function register(env: Environment): void {
   env.registerFunction('net.CIDR.containsCIDR(net.CIDR): bool', containsCIDR);
   env.registerFunction('net.CIDR.containsCIDR(string): bool', (c: CIDR, s: string) => containsCIDR(c, cidr(s)));
   env.registerOperator('net.CIDR == net.CIDR', (a: CIDR, b: CIDR) => a.bits === b.bits && same(a.ip.bytes, b.ip.bytes));
+  // The type names `net.IP` and `net.CIDR` (`type(x) == net.IP`): fields of a `net` namespace holding the types.
+  class NetNamespace {
+    constructor(readonly IP: unknown, readonly CIDR: unknown) {}
+  }
+  env.registerType('NetNamespace', { ctor: NetNamespace, fields: { IP: 'type', CIDR: 'type' } } as never);
+  env.registerConstant('net', 'NetNamespace', new NetNamespace(env.evaluate('type(ip("0.0.0.0"))'), env.evaluate('type(cidr("0.0.0.0/0"))')) as never);
 }
 
 export const netLibrary: CelLibrary = { name: 'ip and cidr', register };
