@@ -1,7 +1,0 @@
-/** A syntax, type or environment error in a CEL expression; `offset` is 0-based in the expression. */
-export class CelCompileError extends Error {
-  override readonly name = 'CelCompileError';
-  constructor(message: string, readonly offset: number | undefined) {
-    super(message);
-  }
-}
