@@ -2,13 +2,14 @@
  * Kubernetes' own CEL library tests (k8s.io/apiserver/pkg/cel/library/*_test.go), ported row by row as data
  * (fixtures/kubernetes-cel-library, with its NOTICE): each expression compiles in Kubernetes' newest CEL
  * environment (the image rows in verdict's full environment: no release enables that library) and gives the
- * expected value (compared with CEL's ==, as the Go tests compare with Equal), the run-time error, or the
+ * expected value (the same through the planner and through cel-js) (compared with CEL's ==, as the Go tests compare with Equal), the run-time error, or the
  * compile error. A row verdict does not reproduce is listed in differences.json with the reason; a listed
  * row that passes fails here, so the list only holds real differences.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileCel } from '../src/index.js';
+import { bothWays, sameOutcome } from './cel-differential.js';
 
 interface Row {
   readonly file: string;
@@ -64,6 +65,17 @@ describe('Kubernetes CEL library tests (ported rows)', () => {
     const outcome = check(row);
     if (key in differences) expect(outcome, `${key} is listed as a difference (${differences[key]}) but reproduces: remove it`).toBeDefined();
     else expect(outcome, row.expr).toBeUndefined();
+  });
+
+  it('gives the same value or error through the planner (both back ends) and through cel-js on every row that loads', () => {
+    let compared = 0;
+    for (const row of rows) {
+      const both = bothWays(row.expr, {});
+      if (!both) continue;
+      compared++;
+      expect(sameOutcome(both.plan, both.library), row.expr).toBe(true);
+    }
+    expect(compared).toBeGreaterThan(300);
   });
 
   it('lists only rows of the data as differences, each with a reason', () => {
