@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PolicyLoadError, type Problem } from '@verdict/core';
-import { loadKubernetesPolicies } from '@verdict/kubernetes';
+import { AdmissionError, createAdmissionWebhook, loadKubernetesPolicies } from '@verdict/kubernetes';
 import { binding, policy } from './vap-helpers.js';
 
 function problemsOf(source: string | unknown[]): Problem[] {
@@ -81,6 +81,15 @@ spec:
     expect(problems(ip)).toEqual([]);
     expect(problems(ip, '1.29')[0]!.message).toMatch(/ip\(\) is not available in Kubernetes 1\.29's CEL environment: it arrived with the IP library \(Kubernetes 1\.30\)/);
     expect(problems('duration("5 minutes") > duration("0s")')[0]!.message).toMatch(/invalid duration argument/);
+  });
+
+  it('gives the webhook\'s kubernetesVersion to the policies it loads, and refuses it for a compiled set', () => {
+    const source = [policy('ip.example.com', { validations: [{ expression: 'ip("10.0.0.1").family() == 4' }] }), binding('b.example.com', 'ip.example.com')];
+    expect(() => createAdmissionWebhook({ policies: source })).not.toThrow();
+    expect(() => createAdmissionWebhook({ policies: source, kubernetesVersion: '1.29' })).toThrow(/ip\(\) is not available in Kubernetes 1\.29's CEL environment/);
+    const compiled = loadKubernetesPolicies(source);
+    expect(() => createAdmissionWebhook({ policies: compiled, kubernetesVersion: '1.29' })).toThrow(AdmissionError);
+    expect(() => createAdmissionWebhook({ policies: compiled, kubernetesVersion: '1.29' })).toThrow(/kubernetesVersion cannot be added to a compiled policy set/);
   });
 
   it('refuses Deny and Warn together, as the API server does', () => {
