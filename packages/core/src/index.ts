@@ -26,6 +26,7 @@ export { compileLogic, type CompiledLogic } from './logic/compile.js';
 export { compileCel, type CompiledCel, type CompileCelOptions } from './languages/cel-compat.js';
 export type { CelOptions } from './languages/cel-context.js';
 export type { CelConstant, CelFunction, CelOverride, CelType } from '@verdict/cel';
+export { ContainerImage, NEWEST_KUBERNETES_VERSION, parseContainerImage } from '@verdict/cel';
 export type { CelProfile, FailedValidation } from './languages/cel-rule.js';
 export { ComparisonError } from './logic/compare.js';
 export { parseQuantity } from './quantity.js';

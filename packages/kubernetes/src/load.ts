@@ -6,7 +6,7 @@
  * policies see, parameters resolved per request, and the ApplyConfiguration
  * patch type of MutatingAdmissionPolicies.
  */
-import { loadPolicySet, PolicySet, type CelProfile, type EvaluationLimits, type ParameterSetResolver, type PolicySource } from '@verdict/core';
+import { loadPolicySet, NEWEST_KUBERNETES_VERSION, PolicySet, type CelProfile, type EvaluationLimits, type ParameterSetResolver, type PolicySource } from '@verdict/core';
 import { kubernetesDialect, MUTATION_TARGET } from './dialect.js';
 import { gatekeeperInput, isGatekeeperConstraint } from './match-gatekeeper.js';
 import { AdmissionError } from './errors.js';
@@ -49,15 +49,31 @@ export interface KubernetesLoadOptions {
    * tests use them. `createAdmissionWebhook` sets it from its `mutating` option.
    */
   webhook?: 'validating' | 'mutating';
+  /**
+   * The Kubernetes version of the cluster the policies are for (`"1.30"`; default: the newest verdict knows,
+   * `NEWEST_KUBERNETES_VERSION`). The API server refuses a ValidatingAdmissionPolicy or Gatekeeper CEL
+   * template whose expressions use what its CEL environment lacks (a library of a later release, `cel.bind`,
+   * mixed list literals, an invalid duration literal); so does verdict, at load, with the file, line and
+   * column. Kyverno policies keep Kyverno's environment; MutatingAdmissionPolicies are not held to a version yet.
+   */
+  kubernetesVersion?: string;
 }
 
 /** Compiled policy kinds whose rules mutate (refused by a validating webhook). */
 const MUTATING_KINDS = [MUTATING_BINDING_KIND, 'MutatingPolicy', 'NamespacedMutatingPolicy'];
 
-function profile(translated: Translated, template: { document: object }): CelProfile | undefined {
+function profile(translated: Translated, template: { document: object }, kubernetesVersion: string): CelProfile | undefined {
   const kyverno = translated.kyverno.get(template.document);
   if (kyverno) return kyvernoProfile(kyverno.policy);
   if (translated.kyvernoMutating.has(template.document)) return MUTATING_POLICY_PROFILE;
+  const admission = admissionProfile(translated, template);
+  // MutatingAdmissionPolicy expressions are compiled with their object constructions rewritten to map literals
+  // (map/construct.ts), whose values mix types: they are not held to a version's environment yet.
+  if (!admission || translated.templates.get(template.document)?.kind === 'map') return admission;
+  return { ...admission, kubernetesVersion };
+}
+
+function admissionProfile(translated: Translated, template: { document: object }): CelProfile | undefined {
   const origin = translated.templates.get(template.document);
   if (!origin) return undefined;
   if (origin.kind === 'gatekeeper') {
@@ -120,6 +136,7 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
   if (lookup !== undefined && typeof lookup !== 'function') throw new AdmissionError('INVALID_OPTIONS', 'params must be a ParamCache or a function ({apiVersion, kind, namespace?}) => objects | undefined');
   const evaluation = options.evaluation ?? 'admission';
   if (evaluation !== 'admission' && evaluation !== 'background' && evaluation !== 'all') throw new AdmissionError('INVALID_OPTIONS', `evaluation must be "admission", "background" or "all" (got ${JSON.stringify(evaluation)})`);
+  const kubernetesVersion = options.kubernetesVersion ?? NEWEST_KUBERNETES_VERSION;
   const { translator, translated } = kubernetesTranslator(kubernetesDialect, evaluation, { validating: webhook === 'validating' });
   const kinitiras = new KinitirasRuntime();
   const set = loadPolicySet(source, {
@@ -127,7 +144,7 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
     dialects: [kubernetesDialect, kinitirasDialect],
     mutationTarget: MUTATION_TARGET,
     translators: [translator, kinitirasTranslator(kinitiras)],
-    cel: { profile: (template) => (kinitiras.templates.has(template.document) ? kinitiras.profile() : profile(translated, template)) },
+    cel: { profile: (template) => (kinitiras.templates.has(template.document) ? kinitiras.profile() : profile(translated, template, kubernetesVersion)) },
     patchTypes: {
       ApplyConfiguration: applyConfiguration,
       [MAP_JSON_PATCH]: apiServerJsonPatch,

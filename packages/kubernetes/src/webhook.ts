@@ -43,6 +43,12 @@ export interface AdmissionWebhookOptions {
    */
   evaluation?: KubernetesLoadOptions['evaluation'];
   /**
+   * The cluster's Kubernetes version, whose CEL environment the policies' expressions must fit (see
+   * `loadKubernetesPolicies`; default: the newest verdict knows). Give it to `loadKubernetesPolicies` instead
+   * when `policies` is a compiled set.
+   */
+  kubernetesVersion?: KubernetesLoadOptions['kubernetesVersion'];
+  /**
    * Other objects for referential policies (unique hosts, unique selectors): an
    * `InventoryCache` the host feeds (from an informer, as a NamespaceCache), or a
    * function returning the inventory for each review. Policies read it as
@@ -148,12 +154,13 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
   const lookup = lookupOf(options.namespaceLabels);
   const inventory = inventoryProvider(options.inventory);
   if (options.policies === undefined || options.policies === null) throw new AdmissionError('INVALID_OPTIONS', 'policies is required: YAML text, parsed documents or a compiled PolicySet');
-  const { params, evaluation } = options;
+  const { params, evaluation, kubernetesVersion } = options;
   const load = (source: PolicySource, loadOptions: { source?: string } = {}) => {
-    if ((params !== undefined || evaluation !== undefined) && source instanceof PolicySet) {
-      throw new AdmissionError('INVALID_OPTIONS', `${params !== undefined ? 'params' : 'evaluation'} cannot be added to a compiled policy set; pass it to loadKubernetesPolicies(source, {…}) when you compile it`);
+    if ((params !== undefined || evaluation !== undefined || kubernetesVersion !== undefined) && source instanceof PolicySet) {
+      const option = params !== undefined ? 'params' : evaluation !== undefined ? 'evaluation' : 'kubernetesVersion';
+      throw new AdmissionError('INVALID_OPTIONS', `${option} cannot be added to a compiled policy set; pass it to loadKubernetesPolicies(source, {…}) when you compile it`);
     }
-    return loadKubernetesPolicies(source, { ...loadOptions, webhook: mutating ? 'mutating' : 'validating', ...(params !== undefined ? { params } : {}), ...(evaluation !== undefined ? { evaluation } : {}), ...(options.limits ? { limits: options.limits } : {}) });
+    return loadKubernetesPolicies(source, { ...loadOptions, webhook: mutating ? 'mutating' : 'validating', ...(params !== undefined ? { params } : {}), ...(evaluation !== undefined ? { evaluation } : {}), ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}), ...(options.limits ? { limits: options.limits } : {}) });
   };
   /** Swapped whole by `update`; each review reads it once, at its start. */
   if (options.source !== undefined && typeof options.source !== 'string') throw new AdmissionError('INVALID_OPTIONS', `source must be a string, the file name of the policies (got ${typeof options.source})`);
