@@ -250,21 +250,17 @@ export function parseYamlExact(file: string, text: string, limits: ParseLimits):
 function parseYaml(file: string, text: string, limits: ParseLimits): Parsed {
   const out: Parsed = { manifests: [], problems: [], warnings: [] };
   const starts = lineStarts(text);
-  if (text.includes('{{')) {
-    parseYamlSlow(file, text, limits, { line: 0 }, out);
-    const template = templateProblem(file, text, out, starts);
-    return template ? { manifests: [], problems: [template], warnings: [] } : out;
-  }
-  if (wholeFileSlow(text)) {
-    parseYamlSlow(file, text, limits, { line: 0 }, out);
-    return out;
-  }
-  for (const chunk of chunks(text)) {
-    if (!parseChunkFast(file, text, chunk, limits, starts, out)) {
-      parseYamlSlow(file, text.slice(chunk.start, chunk.end), limits, { line: lineIn(starts, chunk.start) - 1 }, out);
+  if (wholeFileSlow(text)) parseYamlSlow(file, text, limits, { line: 0 }, out);
+  else {
+    // Documents with a `{{` go to the yaml package (the fast path never takes them), the others stay fast.
+    for (const chunk of chunks(text)) {
+      if (!parseChunkFast(file, text, chunk, limits, starts, out)) {
+        parseYamlSlow(file, text.slice(chunk.start, chunk.end), limits, { line: lineIn(starts, chunk.start) - 1 }, out);
+      }
     }
   }
-  return out;
+  const template = text.includes('{{') ? templateProblem(file, text, out, starts) : undefined;
+  return template ? { manifests: [], problems: [template], warnings: [] } : out;
 }
 
 function linesOf(text: string): LineCounter {
