@@ -25,7 +25,9 @@ const projects = positionals.length > 0
   : readdirSync(here).filter((name) => statSync(join(here, name)).isDirectory() && name !== 'node_modules').sort();
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-const run = (command, args, cwd) => execFileSync(command, args, { cwd, stdio: 'inherit', env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' } });
+// Projects read VERDICT_PACKED (the tarballs) and VERDICT_REPOSITORY (this clone: its README and docs).
+const env = () => ({ ...process.env, npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', VERDICT_PACKED: packed, VERDICT_REPOSITORY: root });
+const run = (command, args, cwd) => execFileSync(command, args, { cwd, stdio: 'inherit', env: env() });
 
 let packed = values.packed ? resolve(values.packed) : undefined;
 const work = mkdtempSync(join(tmpdir(), 'verdict-integrations-'));

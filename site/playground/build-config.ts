@@ -4,10 +4,12 @@
  * refuses Node built-ins (so core and the adapters prove they run in a
  * browser without polyfills), with the repository's suites as examples.
  */
+import { createHash } from 'node:crypto';
 import { builtinModules } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultClientConditions, type InlineConfig, type Plugin } from 'vite';
+import { viteSingleFile } from 'vite-plugin-singlefile';
 import { FAVICON } from '../.vitepress/brand.js';
 import { loadExamples } from '../scripts/examples.js';
 
@@ -47,6 +49,36 @@ export function noNodeBuiltins(): Plugin {
   };
 }
 
+/**
+ * The built page opens from the file system as well as from a server: `file://` pages may not load
+ * module scripts or stylesheets from files (the browser treats them as cross-origin), so
+ * vite-plugin-singlefile inlines the bundle and the styles into index.html, and this plugin adds
+ * each inline script's SHA-256 to the page's Content-Security-Policy (`script-src` allows only
+ * 'self', which an inline script is not; a hash keeps 'unsafe-inline' out).
+ */
+function inlineScriptHashes(): Plugin {
+  return {
+    name: 'verdict:inline-script-hashes',
+    apply: 'build',
+    enforce: 'post',
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        for (const asset of Object.values(bundle)) {
+          if (asset.type !== 'asset' || !asset.fileName.endsWith('.html') || typeof asset.source !== 'string') continue;
+          const hashes = [...asset.source.matchAll(/<script\b[^>]*>([\s\S]*?)<\/script>/g)]
+            .filter((m) => !/\ssrc=/.test(m[0].slice(0, m[0].indexOf('>'))))
+            .map((m) => `'sha256-${createHash('sha256').update(m[1] ?? '').digest('base64')}'`);
+          if (hashes.length === 0) continue;
+          const withHashes = asset.source.replace(/(script-src [^;"]*)/, `$1 ${hashes.join(' ')}`);
+          if (withHashes === asset.source) this.error(`${asset.fileName}: no script-src in the Content-Security-Policy to add the inline scripts' hashes to`);
+          asset.source = withHashes;
+        }
+      },
+    },
+  };
+}
+
 /** The Vite configuration of the playground, writing to `<outDir>/playground`. */
 export function playgroundConfig(outDir: string): InlineConfig {
   return {
@@ -54,10 +86,16 @@ export function playgroundConfig(outDir: string): InlineConfig {
     root: here,
     base: './',
     logLevel: 'warn',
-    plugins: [noNodeBuiltins(), examplesPlugin(), faviconPlugin()],
+    plugins: [noNodeBuiltins(), examplesPlugin(), faviconPlugin(), viteSingleFile(), inlineScriptHashes()],
     // Packages of this workspace resolve to their sources, as in the tests.
     resolve: { conditions: ['@verdict/source', ...defaultClientConditions] },
     server: { host: '127.0.0.1', fs: { allow: [repoRoot] } },
-    build: { outDir: resolve(outDir, 'playground'), emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2048, reportCompressedSize: false },
+    build: {
+      outDir: resolve(outDir, 'playground'), emptyOutDir: true, target: 'es2022', chunkSizeWarningLimit: 2048, reportCompressedSize: false,
+      rollupOptions: {
+        // vite-plugin-singlefile warns that the CSP does not allow the inline script yet: inlineScriptHashes adds its hash after it.
+        onwarn: (warning, warn) => (warning.plugin === 'vite:singlefile' && warning.message.includes('Content-Security-Policy') ? undefined : warn(warning)),
+      },
+    },
   };
 }

@@ -3,7 +3,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { browserSession, nextRun, repoRoot, runs, screenshotPlayground } from './harness.js';
+import { pathToFileURL } from 'node:url';
+import { browserSession, builtSite, nextRun, repoRoot, runs, screenshotPlayground } from './harness.js';
 
 /** One site and one browser for the file (the site is built once per run, see harness.ts); every test opens its own page. */
 const session = browserSession();
@@ -48,6 +49,22 @@ describe('the playground', () => {
     await page.close();
   });
 
+  it('works opened from the file system, as build:site prints its path (file://…/playground/index.html)', async () => {
+    const { browser } = await session.get();
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') errors.push(message.text());
+    });
+    await page.goto(pathToFileURL(join(await builtSite(), 'playground', 'index.html')).href);
+    await nextRun(page, 0);
+    expect(await verdict(page)).toBe('Denied');
+    expect(await page.getByTestId('violations').innerText()).toContain('at most 64Gi');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('flips the decision when the input is edited, without sending a request', async () => {
     const { page } = await setup();
     const requests: string[] = [];
@@ -69,15 +86,15 @@ describe('the playground', () => {
       await page.locator(`#${which}`).selectOption(value ?? '');
       await nextRun(page, before);
     };
-    await select('example', 'kinitiras');
-    await select('case', 'labelled Pods are annotated on CREATE');
+    await select('example', 'kinitiras: protected namespaces');
+    await select('case', 'annotates labelled Pods on CREATE');
     const settings = await editorText(page, 'settings');
     // A validating webhook unless told otherwise (as createAdmissionWebhook): this case needs a mutating one.
     if (!settings.includes('mutating: true')) await replaceText(page, 'settings', /^\s*(\{\})?\s*$/.test(settings) ? 'mutating: true' : `${settings}\nmutating: true`);
     expect(await verdict(page)).toBe('Allowed');
     const patch = JSON.parse(await page.getByTestId('patch').innerText()) as unknown;
     expect(patch).toEqual([{ op: 'add', path: '/metadata/annotations/added-by', value: 'op' }]);
-    const card = page.locator('[data-testid="policy-trace"][data-policy="add-anno-op-plaintext"]');
+    const card = page.locator('[data-testid="policy-trace"][data-policy="default/add-anno-op-plaintext"]');
     expect(await card.innerText()).toMatch(/patch[\s\S]*\/metadata\/annotations\/added-by/);
     await page.close();
   });

@@ -5,7 +5,6 @@
  */
 import { closest } from './suggest.js';
 import { analyse, type Node } from './ast.js';
-import { CelError } from './errors.js';
 import type { CelEnvironment } from './env.js';
 import { compileRegex } from './regex.js';
 import { spend } from './runtime.js';
@@ -13,13 +12,10 @@ import { planCel, type Backend, type Plan } from './plan/plan.js';
 import type { PlanNode } from './plan/node.js';
 import type { CelCache } from './values.js';
 
-/** A syntax, type or environment error in a CEL expression; `offset` is 0-based in the expression. */
-export class CelCompileError extends CelError<'INVALID_INPUT'> {
-  override readonly name = 'CelCompileError';
-  constructor(message: string, readonly offset: number | undefined) {
-    super('INVALID_INPUT', message);
-  }
-}
+import { CelCompileError } from './compile-error.js';
+import { validateCel } from './validate.js';
+
+export { CelCompileError };
 
 export interface CelCompileOptions {
   readonly environment: CelEnvironment;
@@ -34,6 +30,11 @@ export interface CelCompileOptions {
    * closures only; false: cel-js evaluates it (the planner's tests compare all three).
    */
   readonly plan?: boolean | 'closures';
+  /**
+   * The Kubernetes minor version (`30` for 1.30) whose CEL environment the expression must fit (versions.ts,
+   * validate.ts); undefined: verdict's full environment.
+   */
+  readonly version?: number;
 }
 
 /** A compiled expression. `run` evaluates it against an activation (free name → CEL value). */
@@ -159,7 +160,10 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
       throw new CelCompileError(`undeclared reference to "${name}"${near ? ` (did you mean "${near}"?)` : ''}; the names available here are ${allowed.join(', ')}`, pos);
     }
   }
+  // Before the type error: a function the version lacks is named as such (cel-js may not know it either).
+  if (options.version !== undefined) validateCel(parsed.ast, { version: options.version, env: options.environment.env });
   if (!checked.valid) throw unknownNamespace(checked.error, facts.calls, facts.roots) ?? fromLibrary(checked.error);
+  if (options.version === undefined) validateCel(parsed.ast, { version: undefined, env: options.environment.env });
   // A constant pattern RE2 cannot run is a load error, as the API server refuses it when the policy is created.
   for (const { pattern, pos } of facts.patterns) {
     try {
@@ -215,8 +219,19 @@ function unknownNamespace(error: unknown, calls: ReadonlyMap<string, number>, ro
 
 function fromLibrary(error: unknown): CelCompileError {
   const e = error as (Error & { range?: { start: number }; summary?: string }) | undefined;
-  const summary = e?.summary ?? e?.message ?? 'invalid expression';
+  const summary = celGoOverloadMessage(e?.summary ?? e?.message ?? 'invalid expression');
   return new CelCompileError(lowerFirst(summary), e?.range?.start);
+}
+
+/**
+ * cel-js's "found no matching overload for 'isIP(net.CIDR)'" in cel-go's words, which the API server returns:
+ * "found no matching overload for 'isIP' applied to '(net.CIDR)'" (a method: "applied to 'string.(int)'").
+ */
+function celGoOverloadMessage(text: string): string {
+  return text.replace(/found no matching overload for '(?:([^'(]*?)\.)?([\w]+)\(([^']*)\)'/, (_m, receiver: string | undefined, name: string, args: string) => {
+    const go = (types: string) => types.replace(/</g, '(').replace(/>/g, ')');
+    return `found no matching overload for '${name}' applied to '${receiver ? `${go(receiver)}.` : ''}(${go(args)})'`;
+  });
 }
 
 function lowerFirst(text: string): string {

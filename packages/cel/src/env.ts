@@ -67,7 +67,10 @@ function build(libraries: readonly CelLibrary[], extra: CelExtensions): CelEnvir
   // check refuses [dyn("a"), 1], so verdict does not check them (more permissive; see docs/concepts/cel.md).
   const env = new Environment({ unlistedVariablesAreDyn: true, enableOptionalTypes: true, homogeneousAggregateLiterals: false });
   const overrides = new Map<string, Override>();
+  const own = new Set((extra.functions ?? []).map((f) => /^([A-Za-z_][\w]*)\(/.exec(f.signature)?.[1]).filter((n) => n !== undefined));
   for (const lib of libraries) {
+    // An adapter's function of the same name replaces the library (Kyverno's `image()` returns its own type).
+    if (lib.globals?.some((name) => own.has(name))) continue;
     lib.register(env);
     for (const [key, fn] of Object.entries(lib.overrides ?? {})) {
       const earlier = overrides.get(key);

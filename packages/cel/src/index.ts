@@ -10,3 +10,5 @@ export { compileCel, type CompiledCel, type CompileCelOptions } from './public.j
 export type { CelConstant, CelFunction, CelOverride, CelType } from './env.js';
 export { CelError, RegexError, type CelErrorCode } from './errors.js';
 export { compileRegex, type LinearRegex } from './regex.js';
+export { NEWEST_KUBERNETES_VERSION } from './versions.js';
+export { ContainerImage, parseContainerImage } from './lib/image.js';

@@ -11,6 +11,7 @@ export {
   type CelCompileOptions, type CompiledCel as CompiledExpression, type PathNode, type PathTrie,
 } from './compile.js';
 export { celEnvironment, type CelEnvironment, type CelExtensions } from './env.js';
+export { kubernetesMinor } from './versions.js';
 export { withMeter, CelRuntimeError } from './runtime.js';
 export { celTypeName, fromCel, type CelCache } from './values.js';
 export { Activation, given, view } from './view.js';

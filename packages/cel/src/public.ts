@@ -7,6 +7,7 @@ import { CelBudget, UNMETERED } from './meter.js';
 import { buildCel, CelCompileError, pointAt } from './compile.js';
 import { celEnvironment, type CelFunction } from './env.js';
 import { withMeter } from './runtime.js';
+import { kubernetesMinor, NEWEST_KUBERNETES_VERSION } from './versions.js';
 import { Activation, given, view } from './view.js';
 import { fromCel } from './values.js';
 
@@ -29,6 +30,13 @@ export interface CompileCelOptions {
   functions?: readonly CelFunction[];
   /** Cost units one evaluation may spend (default: unlimited). */
   budget?: number;
+  /**
+   * The Kubernetes version whose CEL environment the expression must fit (`"1.30"`; default: the newest,
+   * {@link NEWEST_KUBERNETES_VERSION}): a function, macro or syntax that version lacks, a mixed list or map
+   * literal, an invalid duration or timestamp literal are errors, as the API server refuses them. `false`:
+   * verdict's full environment (adds `cel.bind` and the image library, allows mixed literals).
+   */
+  kubernetesVersion?: string | false;
 }
 
 /**
@@ -38,7 +46,8 @@ export interface CompileCelOptions {
 export function compileCel(expression: string, options: CompileCelOptions = {}): CompiledCel {
   let compiled;
   try {
-    compiled = buildCel(expression, { environment: celEnvironment(options.functions ? { functions: options.functions } : {}), refuse: new Map() });
+    const version = options.kubernetesVersion === false ? undefined : kubernetesMinor(options.kubernetesVersion ?? NEWEST_KUBERNETES_VERSION);
+    compiled = buildCel(expression, { environment: celEnvironment(options.functions ? { functions: options.functions } : {}), refuse: new Map(), ...(version === undefined ? {} : { version }) });
   } catch (error) {
     if (error instanceof CelCompileError) throw new CelError('INVALID_INPUT', `invalid CEL expression: ${error.message}${pointAt(expression, error.offset)}`);
     throw error;

@@ -19,12 +19,12 @@ describe('two-variable quantifiers', () => {
     ['exists over a list', '[1, 2, 3].exists(i, v, i == 1 && v == 2)', true],
     ['exists over a map', "{'key1': 1, 'key2': 2}.exists(k, v, k == 'key2' && v == 2)", true],
     ['exists: none', "!{'key1': 1, 'key2': 2}.exists(k, v, k == 'key3' || v == 3)", true],
-    ['exists: an error, then true', "[1, 'foo', 3].exists(i, v, i == 1 && v != '1')", true],
+    ['exists: an error, then true', "[dyn(1), dyn('foo'), dyn(3)].exists(i, v, i == 1 && v != '1')", true],
     ['existsOne over a list', '[5, 7, 8].existsOne(i, v, v % 5 == i)', true],
     ['existsOne: many', '[0, 1, 2, 3, 4].existsOne(i, v, v % 2 == i)', false],
     ['existsOne with one variable', '[1, 2, 3].existsOne(x, x > 2)', true],
     ['exists_one with two variables', "{'a': 1, 'b': 2}.exists_one(k, v, v == 2)", true],
-    ['existsOne stops at an error', "[1, 'a', 2].existsOne(i, v, v > 0)", error(/no such overload/)],
+    ['existsOne stops at an error', "[dyn(1), dyn('a'), dyn(2)].existsOne(i, v, v > 0)", error(/no such overload/)],
   ]);
 });
 

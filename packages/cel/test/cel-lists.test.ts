@@ -27,3 +27,25 @@ describe('CEL sets extension', () => {
     ['numbers compare across types', 'sets.contains([dyn(1), dyn(2.0)], [dyn(1.0), dyn(2)])', true],
   ]);
 });
+
+// cel-go ext/lists.go at version 3 (Kubernetes 1.34), with the examples and error messages of its documentation.
+describe('CEL lists extension (version 3)', () => {
+  celCases([
+    ['slice', '[1, 2, 3, 4].slice(1, 3) == [2, 3] && [1, 2, 3, 4].slice(0, 4) == [1, 2, 3, 4] && [1, 2, 3, 4].slice(4, 4) == []', true],
+    ['slice past the end', '[1, 2, 3, 4].slice(3, 5)', error(/cannot slice\(3, 5\), list is length 4/)],
+    ['slice with a negative index', '[1, 2, 3, 4].slice(-1, 2)', error(/cannot slice\(-1, 2\), negative indexes not supported/)],
+    ['slice inverted', '[1, 2, 3, 4].slice(2, 1)', error(/cannot slice\(2, 1\), start index must be less than or equal to end index/)],
+    ['flatten one level', '[[1], [2, 3], []].flatten()', [1, 2, 3]],
+    ['flatten to a depth', '[[[1]], [[2], [3, 4]]].flatten(2)', [1, 2, 3, 4]],
+    ['flatten one of two levels', '[[[1]], [[2]]].flatten()', [[1], [2]]],
+    ['flatten with a negative depth', '[[1]].flatten(-1)', error(/level must be non-negative/)],
+    ['sort', '[3, 1, 2].sort() == [1, 2, 3] && ["b", "c", "a"].sort() == ["a", "b", "c"] && [2.5, 1.5].sort() == [1.5, 2.5]', true],
+    ['sort of mixed types', '[dyn(1), dyn("b")].sort()', error(/list elements must have the same type/)],
+    ['sort of lists', '[[2], [1]].sort()', error(/list elements must be comparable/)],
+    ['distinct', '[1, 2, 2, 3, 3, 3].distinct() == [1, 2, 3] && ["b", "b", "c", "a", "c"].distinct() == ["b", "c", "a"]', true],
+    ['distinct compares numbers across types', '[dyn(1), dyn(1.0), dyn(2)].distinct()', [1, 2]],
+    ['reverse', '[5, 3, 1, 2].reverse()', [2, 1, 3, 5]],
+    ['lists.range', 'lists.range(5)', [0, 1, 2, 3, 4]],
+    ['lists.range of a negative size', 'lists.range(-1)', error(/lists.range: size must be non-negative, got -1/)],
+  ]);
+});

@@ -25,7 +25,7 @@ describe('numbers', () => {
     ['int and double compare as doubles', 'dyn(9223372036854775807) < 9223372036854775808.0', false],
     ['int and double compare as doubles, the other way', 'dyn(9223372036854775808.0) <= 9223372036854775807', true],
     ['uint in a list of ints', 'dyn(3u) in [5, 4, 3] && dyn(3) in [5u, 3u] && dyn(3.0) in [1u, 3u]', true],
-    ['lists of mixed numbers', '[1.0, 2.0, 3] == [1u, 2, 3u]', true],
+    ['lists of mixed numbers', '[dyn(1.0), dyn(2.0), dyn(3)] == [dyn(1u), dyn(2), dyn(3u)]', true],
     ['a list index given as a uint', '[7, 8, 9][dyn(1u)]', 8],
   ]);
 });
@@ -46,14 +46,14 @@ describe('map keys', () => {
   celCases([
     ['int keys keep their type in a range', "{6: 'six', 7: 'seven', 8: 'eight'}.exists_one(k, k % 5 == 2)", true],
     ['and in a two-variable range', "{6: 'six', 7: 'seven'}.existsOne(k, v, k % 5 == 2 && v == 'seven')", true],
-    ['uint keys', "{0u: 1u, 2u: 'happy'}[2u]", 'happy'],
-    ['1, 1u and 1.0 are one key', '{1u: 1.0, 2: 2.0, 3u: 3.0}[3.0] == 3.0 && {1u: 1.0, 2: 2.0}[2u] == 2.0 && {1u: 1.0}[1] == 1.0', true],
-    ['in with mixed numbers', '3.0 in {1: 1, 2: 2, 3u: 3} && 2u in {1u: 1, 2: 2} && !(dyn(4) in {1u: 1})', true],
-    ['maps with mixed numbers are equal', '{1: 1.0, 2u: 3u} == {1u: 1, 2: 3.0}', true],
+    ['uint keys', "{0u: 'one', 2u: 'happy'}[2u]", 'happy'],
+    ['1, 1u and 1.0 are one key', '{dyn(1u): 1.0, dyn(2): 2.0, dyn(3u): 3.0}[3.0] == 3.0 && {dyn(1u): 1.0, dyn(2): 2.0}[2u] == 2.0 && {1u: 1.0}[1] == 1.0', true],
+    ['in with mixed numbers', '3.0 in {dyn(1): 1, dyn(2): 2, dyn(3u): 3} && 2u in {dyn(1u): 1, dyn(2): 2} && !(dyn(4) in {1u: 1})', true],
+    ['maps with mixed numbers are equal', '{dyn(1): dyn(1.0), dyn(2u): dyn(3u)} == {dyn(1u): dyn(1), dyn(2): dyn(3.0)}', true],
     ['[?] with a uint key', '{1: "a"}[?1u].orValue("none")', 'a'],
     ['a repeated bool key', '{true: 1, false: 2, true: 3}', error(/repeated key: true/)],
-    ['a double key', '{3.3: 15.15, 1.0: 5}', error(/Unsupported map key type: double/)],
+    ['a double key', '{3.3: 15.15, 1.0: 5.0}', error(/Unsupported map key type: double/)],
     ['a null key', '{null: false}', error(/Unsupported map key type: null/)],
-    ['string keys as JSON', "{'a': 1, 'b': {'c': [2]}}", { a: 1, b: { c: [2] } }],
+    ['string keys as JSON', "{'a': dyn(1), 'b': dyn({'c': [2]})}", { a: 1, b: { c: [2] } }],
   ]);
 });

@@ -1,4 +1,4 @@
-/** Ported from cel-go ext/strings_test.go (version 2, as the Kubernetes API server pins it). */
+/** Ported from cel-go ext/strings_test.go (version 2, as the Kubernetes API server pins it); `format` as cel-spec's conformance tests define it. */
 import { describe } from 'vitest';
 import { celCases, error } from './cel-helpers.js';
 
@@ -39,9 +39,28 @@ describe('CEL strings extension (version 2)', () => {
     ['format %f', '"%.2f and %f".format([1.2345, 2.5])', '1.23 and 2.500000'],
     ['format %e', '"%e".format([1234.5])', '1.234500e+03'],
     ['format radix', '"%x %X %b %o".format([255, 255, 5, 8])', 'ff FF 101 10'],
-    ['format lists', '"%s".format([[dyn(1), "a"]])', '[1, "a"]'],
+    ['format lists', '"%s".format([[dyn(1), "a"]])', '[1, a]'],
+    // string.format as cel-spec's conformance tests define it (cel-go ext/formatting_v2.go): Go's fmt rounding and value printing.
+    ['format %.0f rounds half to even', '"%.0f %.0f %.0f %.0f".format([0.5, 1.5, 2.5, -2.5])', '0 2 2 -2'],
+    ['format %.2f of an inexact half', '"%.2f %.2f".format([1.005, 1.015])', '1.00 1.01'],
+    ['format %.1e rounds half to even', '"%.1e %.0e %e".format([1.25, 25.0, 0.0])', '1.2e+00 2e+01 0.000000e+00'],
+    ['format %e of a small number', '"%.3e".format([0.000123456])', '1.235e-04'],
+    ['format %f of an int', '"%.1f %e".format([2, 3])', '2.0 3.000000e+00'],
+    ['format %f keeps the sign of a negative zero', '"%.1f".format([-0.04])', '-0.0'],
+    ['format %s of doubles in shortest form', '"%s %s %s %s".format([1e21, 0.000001, 1.0, -2.5])', '1000000000000000000000 0.000001 1 -2.5'],
+    ['format %d of a double', '"%d %d".format([2.5, double("NaN")])', '2.5 NaN'],
+    ['format %s of a timestamp with nanoseconds', '"%s".format([timestamp("2023-02-03T23:31:20.120Z")])', '2023-02-03T23:31:20.12Z'],
+    ['format %s of durations', '"%s %s %s".format([duration("1h"), duration("1.5s"), duration("-3ms")])', '3600s 1.5s -0.003s'],
+    ['format %s of bytes, a type, null', '"%s|%s|%s|%s".format([b"xyz", type(1), type("a"), null])', 'xyz|int|string|null'],
+    ['format %s of a nested map, keys sorted as printed', '"%s".format([{"b": [1, {"z": null, "a": 2.5}], "a": b"q", 10: 1, 9: 2}])', '{10: 1, 9: 2, a: q, b: [1, {a: 2.5, z: null}]}'],
+    ['format %x of a negative int and of a string', '"%x %X".format([-255, "ÿ"])', '-ff C3BF'],
+    ['format precision without a verb', '"%.3".format([1.0])', error(/could not find end of precision specifier/)],
+    ['format %s of an optional', '"%s".format([optional.of(1)])', error(/string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given optional/)],
+    ['format %f of a string', '"%f".format(["1.5"])', error(/fixed-point clause can only be used on doubles, was given string/)],
+    ['format %b of a double', '"%b".format([1.5])', error(/only integers and bools can be formatted as binary, was given double/)],
+    ['format %d of a duration', '"%d".format([duration("1s")])', error(/decimal clause can only be used on integers, was given google.protobuf.Duration/)],
     ['format %%', '"100%%".format([])', '100%'],
     ['format missing argument', '"%s %s".format(["a"])', error(/index 1 out of range/)],
-    ['format %d of a string', '"%d".format(["a"])', error(/%d requires an int/)],
+    ['format %d of a string', '"%d".format(["a"])', error(/error during formatting: decimal clause can only be used on integers, was given string/)],
   ]);
 });

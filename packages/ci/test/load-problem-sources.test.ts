@@ -3,7 +3,7 @@
  * problems, with line and column; CI match keys without the CI dialect say where they come from.
  */
 import { describe, expect, it } from 'vitest';
-import { compilePolicies, type PolicyLoadError } from '@verdict/core';
+import { compilePolicies, type PolicyLoadError, adapterOfMatchKey } from '@verdict/core';
 import { ciMatchDialect, createJobAdmission, JobAdmissionError } from '@verdict/ci';
 
 const TEXT = `apiVersion: verdict.dev/v1
@@ -40,6 +40,7 @@ describe('source of a chain level', () => {
 describe('ci match keys without the dialect', () => {
   it('say which package provides them and how to load with it', () => {
     for (const key of ciMatchDialect.keys) {
+      expect(adapterOfMatchKey(key), key).toBe('ci');
       const doc = { apiVersion: 'verdict.dev/v1', kind: 'Policy', metadata: { name: 'p' }, spec: { match: { [key]: {} } } };
       try {
         compilePolicies([doc]);

@@ -14,6 +14,23 @@ const COMMANDS: ReadonlyArray<{ name: string; summary: string; load: () => Promi
   { name: 'diff', summary: 'which objects change decision between two versions of a policy set, and why', load: async () => (await import('./commands/diff.js')).diffCommand },
 ];
 
+/**
+ * Loads a command and the adapter packages that are installed (optional peers of the CLI). A
+ * command whose own module needs a missing adapter says which package to install.
+ */
+async function loadCommand(command: (typeof COMMANDS)[number]): Promise<Command> {
+  const { adapterPackages, loadInstalledAdapters } = await import('./policy/detect.js');
+  await loadInstalledAdapters();
+  try {
+    return await command.load();
+  } catch (error) {
+    const { isMissing } = await import('@verdict/testing/internal');
+    const missing = adapterPackages.find((name) => isMissing(error, name));
+    if (missing) throw new CliError(`verdict ${command.name} needs ${missing}, which is not installed: add it next to @verdict/cli (npm install --save-dev ${missing})`);
+    throw error;
+  }
+}
+
 function version(): string {
   return packageJson.version;
 }
@@ -57,7 +74,7 @@ export async function main(argv: readonly string[], io: Io): Promise<number> {
   };
   if (!command) return fail(`unknown command "${name}"${didYouMean(name, COMMANDS.map((c) => c.name))} (commands: ${COMMANDS.map((c) => c.name).join(', ')}); see verdict --help`, EXIT.USAGE);
   try {
-    return await (await command.load()).run(rest, io);
+    return await (await loadCommand(command)).run(rest, io);
   } catch (error) {
     if (error instanceof CliError) return fail(error.message, error.exit);
     if (error instanceof VerdictError) return fail(error.message, EXIT.USAGE);

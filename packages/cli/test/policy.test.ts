@@ -1,14 +1,22 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePolicyDocuments } from '@verdict/core';
-import { detectPolicyAdapter, loadPoliciesFor } from '../src/policy/detect.js';
+import { detectPolicyAdapter, loadInstalledAdapters, loadPoliciesFor, PERMISSIONS_KIND } from '../src/policy/detect.js';
+import * as spinnaker from '@verdict/spinnaker';
 import { lintPolicies } from '../src/policy/lint.js';
 import { FIXTURES } from './helpers.js';
 
 const TEMPLATE = readFileSync(join(FIXTURES, 'memory-template.yaml'), 'utf8');
 
 describe('policy adapters', () => {
+  // The adapters are optional peers of the CLI, imported before a command runs (main does it).
+  beforeAll(() => loadInstalledAdapters());
+
+  it('knows the SpinnakerPermissions kind without importing @verdict/spinnaker', () => {
+    expect(PERMISSIONS_KIND).toBe(spinnaker.PERMISSIONS_KIND);
+  });
+
   it('tells the adapter from the documents\' vocabulary', () => {
     const gatekeeper = parsePolicyDocuments('apiVersion: constraints.gatekeeper.sh/v1beta1\nkind: X\nmetadata: {name: x}\nspec: {}\n');
     expect(detectPolicyAdapter(gatekeeper)).toBe('kubernetes');

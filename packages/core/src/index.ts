@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 export { parsePolicyDocuments, sourceLocation, type ParseOptions, type PolicyDocument } from './parse.js';
-export { compilePolicies, type CompileOptions, type EvaluationLimits, type ParameterSetResolver } from './compile.js';
+export { compilePolicies, type CompileOptions, type EvaluationLimits, type InputView, type ParameterSetResolver } from './compile.js';
 export { DEFAULT_COST_BUDGET } from './budget.js';
 export type { DocumentTranslator, TranslatedDocument, TranslatedUnit, TranslationContext } from './translate.js';
 export { loadPolicySet, type PolicySource } from './load.js';
@@ -16,7 +16,7 @@ export type {
   Decision, DecisionError, DecisionErrorCode, EnforcementAction, EvaluateOptions, NoMatchAction, ParameterSelectionBehavior,
   PolicyInfo, PolicyTrace, RuleTrace, SelectionTrace, SelectorMismatch, Violation, Annotation,
 } from './types.js';
-export { diffPatch, type PatchOperation, type PatchOp, type PatchType } from './mutate.js';
+export { diffPatch, PatchTestFailed, type PatchOperation, type PatchOp, type PatchType } from './mutate.js';
 export {
   compileLabelSelector, formatLabelSelector, labelKeyError, matchLabelSelector, parseLabelSelector, validateLabelSelector,
   type CompiledLabelSelector, type LabelSelector, type LabelSelectorOperator, type LabelSelectorRequirement, type Labels, type SelectorIssue,
@@ -26,6 +26,7 @@ export { compileLogic, type CompiledLogic } from './logic/compile.js';
 export { compileCel, type CompiledCel, type CompileCelOptions } from './languages/cel-compat.js';
 export type { CelOptions } from './languages/cel-context.js';
 export type { CelConstant, CelFunction, CelOverride, CelType } from '@verdict/cel';
+export { ContainerImage, NEWEST_KUBERNETES_VERSION, parseContainerImage } from '@verdict/cel';
 export type { CelProfile, FailedValidation } from './languages/cel-rule.js';
 export { ComparisonError } from './logic/compare.js';
 export { parseQuantity } from './quantity.js';
@@ -36,6 +37,7 @@ export { compileTemplate, type CompiledTemplate } from './template.js';
 export { documentSchema, type JsonSchemaDocument } from './schema.js';
 export { closest, didYouMean } from './util/suggest.js';
 export type { DialectContext, IndexHint, MatchDialect, Path, SelectionKey, Selector } from './selectors/types.js';
+export { adapterOfMatchKey } from './selectors/adapter-keys.js';
 export {
   VerdictError, PolicyLoadError, SelectorError, formatProblem, toVerdictError,
   type Problem, type ProblemCode, type VerdictErrorCode,

@@ -74,6 +74,8 @@ export interface TemplateUnit {
   failurePolicy: 'Fail' | 'Ignore';
   /** `IfNeeded`: the mutate rules run once more when a later policy changed the target after them. */
   reinvocation: 'Never' | 'IfNeeded';
+  /** `policy`: the mutate rules apply together or not at all (the first error undoes the earlier ones); `rule` (default): each rule alone. */
+  mutationUnit: 'rule' | 'policy';
   /** The CEL context (for constraints' `when` selectors), and parameter paths CEL expressions read. */
   cel: { context: CelContext; hook: CelHook; parameterReads: CelParameterRead[] };
 }
@@ -101,6 +103,7 @@ export function compileTemplateUnit(spec: JsonObject, id: UnitSource, report: Re
     kind, name, validate: [], mutate: [], patternSites: [], matchConditions: [], annotations: [],
     failurePolicy: spec['failurePolicy'] === 'Ignore' ? 'Ignore' : 'Fail',
     reinvocation: spec['reinvocationPolicy'] === 'IfNeeded' ? 'IfNeeded' : 'Never',
+    mutationUnit: spec['mutationUnit'] === 'policy' ? 'policy' : 'rule',
     cel: { context: cel.context, hook: cel.hook, parameterReads: cel.parameterReads },
   };
   if (spec['parametersSchema'] !== undefined) {

@@ -24,7 +24,11 @@ export interface NodeRequest {
    */
   readonly body?: unknown;
   readonly readableEnded?: boolean;
-  on(event: string, listener: (...args: never[]) => void): unknown;
+  // One overload per event read, each a subset of Node's typed events: a single `(event: string,
+  // listener: (...args: never[]) => void)` signature is not satisfied by @types/node 25+'s
+  // event-map overloads of IncomingMessage.on, and `any` would not be checked at all.
+  on(event: 'data', listener: (chunk: Uint8Array) => void): unknown;
+  on(event: 'end' | 'error', listener: () => void): unknown;
 }
 
 /** What the listener writes to a Node `ServerResponse`. */

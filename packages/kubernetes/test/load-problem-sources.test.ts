@@ -4,7 +4,7 @@
  * Kubernetes dialect say where they come from.
  */
 import { describe, expect, it } from 'vitest';
-import { compilePolicies, PolicyLoadError } from '@verdict/core';
+import { compilePolicies, PolicyLoadError, adapterOfMatchKey } from '@verdict/core';
 import { createAdmissionWebhook, kubernetesDialect, loadKubernetesPolicies } from '@verdict/kubernetes';
 
 const TEXT = `apiVersion: verdict.dev/v1
@@ -50,6 +50,7 @@ describe('source on the Kubernetes loaders', () => {
 describe('kubernetes match keys without the dialect', () => {
   it('say which package provides them and how to load with it', () => {
     for (const key of kubernetesDialect.keys) {
+      expect(adapterOfMatchKey(key), key).toBe('kubernetes');
       const doc = { apiVersion: 'verdict.dev/v1', kind: 'Policy', metadata: { name: 'p' }, spec: { match: { [key]: {} } } };
       try {
         compilePolicies([doc]);

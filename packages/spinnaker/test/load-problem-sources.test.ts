@@ -3,7 +3,7 @@
  * its file in load problems; Fiat match keys without the dialect say where they come from.
  */
 import { describe, expect, it } from 'vitest';
-import { compilePolicies, PolicyLoadError } from '@verdict/core';
+import { compilePolicies, PolicyLoadError, adapterOfMatchKey } from '@verdict/core';
 import { policyPermissionSource } from '@verdict/spinnaker';
 import { spinnakerMatchDialect } from '@verdict/spinnaker';
 
@@ -23,6 +23,7 @@ describe('source of policyPermissionSource', () => {
 describe('spinnaker match keys without the dialect', () => {
   it('say which package provides them and how to load with it', () => {
     for (const key of spinnakerMatchDialect.keys) {
+      expect(adapterOfMatchKey(key), key).toBe('spinnaker');
       const doc = { apiVersion: 'verdict.dev/v1', kind: 'Policy', metadata: { name: 'p' }, spec: { match: { [key]: {} } } };
       try {
         compilePolicies([doc]);

@@ -1,5 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import { lz4CompressWithLength, lz4DecompressWithLength, MAX_DECOMPRESSED_BYTES } from '../src/redis/lz4.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadLz4, lz4CompressWithLength, lz4DecompressWithLength, MAX_DECOMPRESSED_BYTES } from '../src/redis/lz4.js';
+
+// lz4-napi is an optional peer, loaded on first use; these tests call the codec directly.
+beforeAll(() => loadLz4());
 
 // A Fiat-style applications map compressed by the reference LZ4 implementation (lz4 1.9.4, `lz4 -l -9`),
 // framed as lz4-java's LZ4CompressorWithLength does: little-endian original length (303), then the block.

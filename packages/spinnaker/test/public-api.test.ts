@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import * as spinnaker from '@verdict/spinnaker';
 import * as internal from '@verdict/spinnaker/internal';
 import * as redis from '@verdict/spinnaker/redis';
@@ -10,6 +10,10 @@ import { convertUserId } from '../src/server.js';
 import { toView } from '../src/view.js';
 import { fiatRedisKeys } from '@verdict/spinnaker/redis';
 import { decodeResourceMap, encodeResourceMap } from '../src/redis/layout.js';
+import { loadLz4 } from '../src/redis/lz4.js';
+
+// lz4-napi is an optional peer, loaded on first use; these tests call the codec directly.
+beforeAll(() => loadLz4());
 
 describe('the public surface of @verdict/spinnaker', () => {
   it('exports exactly these runtime values from each entry point', () => {

@@ -1,8 +1,11 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createAsyncPermissionEvaluator, type SpinnakerError, type UserPermission } from '@verdict/spinnaker';
 import { createRedisPermissionSource, writeUserPermission } from '@verdict/spinnaker/redis';
-import { lz4CompressWithLength } from '../src/redis/lz4.js';
+import { loadLz4, lz4CompressWithLength } from '../src/redis/lz4.js';
 import { CLIENTS, freePort, freshPrefix, redisForThisFile } from './redis-server.js';
+
+// lz4-napi is an optional peer, loaded on first use; these tests call the codec directly.
+beforeAll(() => loadLz4());
 
 const server = redisForThisFile();
 

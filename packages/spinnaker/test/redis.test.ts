@@ -1,9 +1,12 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { UNRESTRICTED_USER, createAsyncPermissionEvaluator, createFiatResolver, createPermissionEvaluator, type FiatDefinitions } from '@verdict/spinnaker';
 import { createRedisPermissionSource, syncToRedis, writeUserPermission } from '@verdict/spinnaker/redis';
 import { encodeResourceMap } from '../src/redis/layout.js';
-import { lz4CompressWithLength } from '../src/redis/lz4.js';
+import { loadLz4, lz4CompressWithLength } from '../src/redis/lz4.js';
 import { CLIENTS, freePort, freshPrefix, redisForThisFile, type TestClient } from './redis-server.js';
+
+// lz4-napi is an optional peer, loaded on first use; these tests call the codec directly.
+beforeAll(() => loadLz4());
 
 const server = redisForThisFile();
 

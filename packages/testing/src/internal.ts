@@ -9,6 +9,7 @@
 export { findPolicyFiles, readPolicyFiles, readInputFile, parseInput, displayPath } from './files.js';
 export { inline } from './text.js';
 export { escapeXml } from './junit.js';
+export { isMissing } from './adapters/registry.js';
 export { loadSuiteFile, parseSuites } from './suite/parse.js';
 export { runSuite, checkExpectations } from './suite/run.js';
 export type { AdapterName, KubernetesSuiteOptions, Suite, SuiteCase, SuiteExpect, SuiteResult } from './suite/types.js';

@@ -15,7 +15,8 @@ export class Format {
 
 function regexError(msg: string, fmt: string, ...examples: string[]): string {
   if (examples.length === 0) return `${msg} (regex used for validation is '${fmt}')`;
-  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join('or ')}regex used for validation is '${fmt}')`;
+  // apimachinery's RegexError joins the examples with " or " after their ", ": "'a',  or 'b', ".
+  return `${msg} (e.g. ${examples.map((e) => `'${e}', `).join(' or ')}regex used for validation is '${fmt}')`;
 }
 
 const maxLen = (n: number) => `must be no more than ${n} characters`;
@@ -129,6 +130,8 @@ function register(env: Environment): void {
     const errors = f.check(s);
     return errors.length ? Optional.of(errors) : Optional.none();
   });
+  // format.go's Format.Equal: formats are equal when they have the same name.
+  env.registerOperator('kubernetes.NamedFormat == kubernetes.NamedFormat', (a: Format, b: Format) => a.name === b.name);
 }
 
 export const formatLibrary: CelLibrary = { name: 'format', register };

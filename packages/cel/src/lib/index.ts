@@ -4,7 +4,9 @@
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { formatLibrary } from './format.js';
+import { imageLibrary } from './image.js';
 import { listsLibrary } from './lists.js';
+import { listsExtLibrary } from './lists-ext.js';
 import { netLibrary } from './net.js';
 import { quantityLibrary } from './quantity.js';
 import { regexLibrary } from './regex.js';
@@ -21,10 +23,12 @@ export type Override = (values: unknown[]) => unknown;
 export interface CelLibrary {
   readonly name: string;
   register(env: Environment): void;
+  /** Global functions it defines: the library is left out of an environment whose adapter defines one of them itself. */
+  readonly globals?: readonly string[];
   /** Replacements of cel-js built-ins, by `name/arity` (global) or `.name/arity` (method). */
   readonly overrides?: Readonly<Record<string, Override>>;
 }
 
 export const KUBERNETES_LIBRARIES: readonly CelLibrary[] = [
-  quantityLibrary, regexLibrary, stringsLibrary, listsLibrary, netLibrary, urlLibrary, formatLibrary, semverLibrary,
+  quantityLibrary, regexLibrary, stringsLibrary, listsLibrary, listsExtLibrary, netLibrary, urlLibrary, formatLibrary, semverLibrary, imageLibrary,
 ];

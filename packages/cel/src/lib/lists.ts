@@ -12,6 +12,11 @@ import { compare as compareQuantities, Quantity } from './quantity.js';
 
 type Comparable = bigint | number | string | boolean | Quantity | { valueOf(): bigint };
 
+/** CEL ordering of two comparable values (numbers across int/uint/double); an error for others. */
+export function compareValues(a: unknown, b: unknown): number {
+  return cmp(a, b);
+}
+
 function cmp(a: unknown, b: unknown): number {
   if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
   if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) {
@@ -23,6 +28,14 @@ function cmp(a: unknown, b: unknown): number {
   if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
   if (a instanceof Quantity && b instanceof Quantity) return compareQuantities(a, b);
   if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
+  if (a instanceof Uint8Array && b instanceof Uint8Array) {
+    for (let i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+    return a.length - b.length;
+  }
+  if (celTypeName(a) === 'Duration' && celTypeName(b) === 'Duration') {
+    const [x, y] = [a as { seconds: bigint; nanos: number }, b as { seconds: bigint; nanos: number }];
+    return x.seconds !== y.seconds ? (x.seconds < y.seconds ? -1 : 1) : x.nanos - y.nanos;
+  }
   const [x, y] = [(a as Comparable | null)?.valueOf?.(), (b as Comparable | null)?.valueOf?.()];
   if (typeof x === 'bigint' && typeof y === 'bigint') return x < y ? -1 : x > y ? 1 : 0;
   return fail(`no such overload: cannot compare ${celTypeName(a)} with ${celTypeName(b)}`);

@@ -40,59 +40,116 @@ export class CIDR {
   }
 }
 
-function parseV4(text: string): number[] | string {
-  const parts = text.split('.');
-  if (parts.length !== 4) return 'IPv4 address too short';
-  const out: number[] = [];
-  for (const p of parts) {
-    if (!/^[0-9]{1,3}$/.test(p)) return `unexpected character in IPv4 address`;
-    if (p.length > 1 && p.startsWith('0')) return 'IPv4 field has octet with leading zero';
-    const n = Number(p);
-    if (n > 255) return 'IPv4 field has value >255';
-    out.push(n);
-  }
-  return out;
+/** netip's parseAddrError text: `ParseAddr("in"): msg (at "rest")`. */
+function addrError(input: string, msg: string, at?: string): string {
+  return `ParseAddr(${JSON.stringify(input)}): ${msg}${at ? ` (at ${JSON.stringify(at)})` : ''}`;
 }
 
-function parseV6(text: string): number[] | string {
-  let head = text;
-  let tail4: number[] = [];
-  const lastColon = text.lastIndexOf(':');
-  if (text.slice(lastColon + 1).includes('.')) {
-    const v4 = parseV4(text.slice(lastColon + 1));
-    if (typeof v4 === 'string') return v4;
-    tail4 = v4;
-    head = `${text.slice(0, lastColon + 1)}0:0`;
+/** netip.parseIPv4Fields: the four fields of `input.slice(from, to)` into `out`, or netip's error. */
+function parseV4Fields(input: string, from: number, to: number, out: number[]): string | undefined {
+  const s = input.slice(from, to);
+  let val = 0;
+  let pos = 0;
+  let digits = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      if (digits === 1 && val === 0) return addrError(input, 'IPv4 field has octet with leading zero');
+      val = val * 10 + (c - 48);
+      digits++;
+      if (val > 255) return addrError(input, 'IPv4 field has value >255');
+    } else if (s[i] === '.') {
+      if (i === 0 || i === s.length - 1 || s[i - 1] === '.') return addrError(input, 'IPv4 field must have at least one digit', s.slice(i));
+      if (pos === 3) return addrError(input, 'IPv4 address too long');
+      out[pos++] = val;
+      val = 0;
+      digits = 0;
+    } else return addrError(input, 'unexpected character', s.slice(i));
   }
-  const halves = head.split('::');
-  if (halves.length > 2) return 'multiple :: in address';
-  const groups = (s: string): number[] | string => {
-    if (s === '') return [];
-    const out: number[] = [];
-    for (const g of s.split(':')) {
-      if (!/^[0-9a-fA-F]{1,4}$/.test(g)) return 'each colon-separated field must have at least one digit and at most four';
-      out.push(parseInt(g, 16));
+  if (pos < 3) return addrError(input, 'IPv4 address too short');
+  out[3] = val;
+  return undefined;
+}
+
+function parseV4(input: string): number[] | string {
+  const out = [0, 0, 0, 0];
+  return parseV4Fields(input, 0, input.length, out) ?? out;
+}
+
+/** netip.parseIPv6 (zones are refused before this), with its messages. */
+function parseV6(input: string): number[] | string {
+  const ip = new Array<number>(16).fill(0);
+  let s = input;
+  let ellipsis = -1;
+  if (s.length >= 2 && s[0] === ':' && s[1] === ':') {
+    ellipsis = 0;
+    s = s.slice(2);
+    if (s.length === 0) return ip;
+  }
+  let i = 0;
+  while (i < 16) {
+    let off = 0;
+    let acc = 0;
+    for (; off < s.length; off++) {
+      const c = s[off]!;
+      const d = c >= '0' && c <= '9' ? c.charCodeAt(0) - 48 : c >= 'a' && c <= 'f' ? c.charCodeAt(0) - 87 : c >= 'A' && c <= 'F' ? c.charCodeAt(0) - 55 : -1;
+      if (d < 0) break;
+      acc = acc * 16 + d;
+      if (off > 3) return addrError(input, 'each group must have 4 or less digits', s);
+      if (acc > 0xffff) return addrError(input, 'IPv6 field has value >=2^16', s);
     }
-    return out;
-  };
-  const left = groups(halves[0]!);
-  const right = halves.length === 2 ? groups(halves[1]!) : [];
-  if (typeof left === 'string') return left;
-  if (typeof right === 'string') return right;
-  const fill = 8 - left.length - right.length;
-  if (halves.length === 2 ? fill < 1 : fill !== 0) return halves.length === 2 ? 'address too long' : 'address too short';
-  const all = [...left, ...Array<number>(halves.length === 2 ? fill : 0).fill(0), ...right];
-  const bytes = all.flatMap((g) => [g >> 8, g & 255]);
-  if (tail4.length) bytes.splice(12, 4, ...tail4);
-  return bytes;
+    if (off === 0) return addrError(input, 'each colon-separated field must have at least one digit', s);
+    if (off < s.length && s[off] === '.') {
+      if (ellipsis < 0 && i !== 12) return addrError(input, 'embedded IPv4 address must replace the final 2 fields of the address', s);
+      if (i + 4 > 16) return addrError(input, 'too many hex fields to fit an embedded IPv4 at the end of the address', s);
+      const v4 = [0, 0, 0, 0];
+      const err = parseV4Fields(input, input.length - s.length, input.length, v4);
+      if (err) return err;
+      ip.splice(i, 4, ...v4);
+      s = '';
+      i += 4;
+      break;
+    }
+    ip[i] = acc >> 8;
+    ip[i + 1] = acc & 0xff;
+    i += 2;
+    s = s.slice(off);
+    if (s.length === 0) break;
+    if (s[0] !== ':') return addrError(input, 'unexpected character, want colon', s);
+    if (s.length === 1) return addrError(input, 'colon must be followed by more characters', s);
+    s = s.slice(1);
+    if (s[0] === ':') {
+      if (ellipsis >= 0) return addrError(input, 'multiple :: in address', s);
+      ellipsis = i;
+      s = s.slice(1);
+      if (s.length === 0) break;
+    }
+  }
+  if (s.length !== 0) return addrError(input, 'trailing garbage after address', s);
+  if (i < 16) {
+    if (ellipsis < 0) return addrError(input, 'address string too short');
+    const n = 16 - i;
+    for (let j = i - 1; j >= ellipsis; j--) ip[j + n] = ip[j]!;
+    for (let j = ellipsis + n - 1; j >= ellipsis; j--) ip[j] = 0;
+  } else if (ellipsis >= 0) return addrError(input, 'the :: must expand to at least one field of zeros');
+  return ip;
 }
 
 /** Parses an address like the API server (netip.ParseAddr without zones or IPv4-mapped IPv6), or says why not. */
 export function parseIP(text: string): IP | string {
-  if (text.length > 64) return 'address too long';
   if (text.includes('%')) return 'IP Address with zone value is not allowed';
-  const bytes = text.includes(':') ? parseV6(text) : parseV4(text);
-  if (typeof bytes === 'string') return `ParseAddr(${JSON.stringify(text)}): ${bytes}`;
+  let bytes: number[] | string = addrError(text, 'unable to parse IP');
+  for (const c of text) {
+    if (c === '.') {
+      bytes = parseV4(text);
+      break;
+    }
+    if (c === ':') {
+      bytes = parseV6(text);
+      break;
+    }
+  }
+  if (typeof bytes === 'string') return bytes;
   const ip = new IP(bytes);
   if (ip.family === 6 && bytes.slice(0, 10).every((b) => b === 0) && bytes[10] === 255 && bytes[11] === 255) return 'IPv4-mapped IPv6 address is not allowed';
   return ip;
@@ -107,10 +164,6 @@ export function parseCIDR(text: string): CIDR | string {
   const max = ip.family === 4 ? 32 : 128;
   if (!/^(0|[1-9][0-9]{0,2})$/.test(bitsText) || Number(bitsText) > max) return `netip.ParsePrefix(${JSON.stringify(text)}): bad bits after slash: ${JSON.stringify(bitsText)}`;
   return new CIDR(ip, Number(bitsText));
-}
-
-function must<T>(v: T | string): T {
-  return typeof v === 'string' ? fail(v) : v;
 }
 
 function masked(c: CIDR): CIDR {
@@ -143,20 +196,26 @@ function classes(ip: IP) {
 function register(env: Environment): void {
   env.registerType('net.IP', IP);
   env.registerType('net.CIDR', CIDR);
+  // The API server's messages (ip.go, cidr.go; cidr.go wraps its message twice).
+  const ipOf = (s: string) => {
+    const v = parseIP(s);
+    return typeof v === 'string' ? fail(`IP Address ${JSON.stringify(s)} parse error during conversion from string: ${v}`) : v;
+  };
   const ip = (s: string) => {
     spendSize(s.length);
-    return must(parseIP(s));
+    return ipOf(s);
   };
   const cidr = (s: string) => {
     spendSize(s.length);
-    return must(parseCIDR(s));
+    const v = parseCIDR(s);
+    return typeof v === 'string' ? fail(`network address parse error during conversion from string: network address parse error during conversion from string: ${v}`) : v;
   };
   env.registerFunction('ip(string): net.IP', ip);
   env.registerFunction('isIP(string): bool', (s: string) => typeof parseIP(s) !== 'string');
   class IPNamespace {}
   env.registerType('IPNamespace', IPNamespace);
   env.registerConstant('ip', 'IPNamespace', new IPNamespace());
-  env.registerFunction('IPNamespace.isCanonical(string): bool', (_: unknown, s: string) => must(parseIP(s)).toString() === s);
+  env.registerFunction('IPNamespace.isCanonical(string): bool', (_: unknown, s: string) => ipOf(s).toString() === s);
   env.registerFunction('string(net.IP): string', (a: IP) => a.toString());
   env.registerFunction('net.IP.family(): int', (a: IP) => BigInt(a.family));
   env.registerFunction('net.IP.isUnspecified(): bool', (a: IP) => classes(a).unspecified);
@@ -177,6 +236,12 @@ function register(env: Environment): void {
   env.registerFunction('net.CIDR.containsCIDR(net.CIDR): bool', containsCIDR);
   env.registerFunction('net.CIDR.containsCIDR(string): bool', (c: CIDR, s: string) => containsCIDR(c, cidr(s)));
   env.registerOperator('net.CIDR == net.CIDR', (a: CIDR, b: CIDR) => a.bits === b.bits && same(a.ip.bytes, b.ip.bytes));
+  // The type names `net.IP` and `net.CIDR` (`type(x) == net.IP`): fields of a `net` namespace holding the types.
+  class NetNamespace {
+    constructor(readonly IP: unknown, readonly CIDR: unknown) {}
+  }
+  env.registerType('NetNamespace', { ctor: NetNamespace, fields: { IP: 'type', CIDR: 'type' } } as never);
+  env.registerConstant('net', 'NetNamespace', new NetNamespace(env.evaluate('type(ip("0.0.0.0"))'), env.evaluate('type(cidr("0.0.0.0/0"))')) as never);
 }
 
 export const netLibrary: CelLibrary = { name: 'ip and cidr', register };

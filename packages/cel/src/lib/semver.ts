@@ -24,10 +24,42 @@ function normalise(text: string): string {
   return s;
 }
 
+/** Why github.com/blang/semver's Parse refuses a version (the message the API server returns). */
+function blangError(s: string): string | undefined {
+  if (s.length === 0) return 'Version string empty';
+  const parts = s.split('.');
+  if (parts.length < 3) return 'No Major.Minor.Patch elements found';
+  const [major, minor] = parts as [string, string];
+  let patch = parts.slice(2).join('.');
+  const number = (what: string, n: string): string | undefined => {
+    if (!/^[0-9]+$/.test(n)) return `Invalid character(s) found in ${what} number ${JSON.stringify(n)}`;
+    if (n.length > 1 && n.startsWith('0')) return `${what[0]!.toUpperCase()}${what.slice(1)} number must not contain leading zeroes ${JSON.stringify(n)}`;
+    return undefined;
+  };
+  const plus = patch.indexOf('+');
+  const build = plus < 0 ? [] : patch.slice(plus + 1).split('.');
+  if (plus >= 0) patch = patch.slice(0, plus);
+  const dash = patch.indexOf('-');
+  const pre = dash < 0 ? [] : patch.slice(dash + 1).split('.');
+  if (dash >= 0) patch = patch.slice(0, dash);
+  const bad = number('major', major) ?? number('minor', minor) ?? number('patch', patch);
+  if (bad) return bad;
+  for (const p of pre) {
+    if (p === '') return 'Prerelease is empty';
+    if (!/^[0-9A-Za-z-]+$/.test(p)) return `Invalid character(s) found in prerelease ${JSON.stringify(p)}`;
+    if (/^[0-9]+$/.test(p) && p.length > 1 && p.startsWith('0')) return `Numeric PreRelease version must not contain leading zeroes ${JSON.stringify(p)}`;
+  }
+  for (const b of build) {
+    if (b === '') return 'Build meta data is empty';
+    if (!/^[0-9A-Za-z-]+$/.test(b)) return `Invalid character(s) found in build meta data ${JSON.stringify(b)}`;
+  }
+  return undefined;
+}
+
 export function parseSemver(text: string, normalize = false): Semver | string {
   if (text.length > 256) return 'semver string too long';
   const m = STRICT.exec(normalize ? normalise(text) : text);
-  if (!m) return `could not parse ${JSON.stringify(text)} as semver`;
+  if (!m) return blangError(normalize ? normalise(text) : text) ?? `could not parse ${JSON.stringify(text)} as semver`;
   const pre = m[4] ? m[4].split('.') : [];
   if (pre.some((id) => /^0[0-9]+$/.test(id))) return `could not parse ${JSON.stringify(text)} as semver: numeric prerelease identifiers must not have leading zeros`;
   return new Semver(BigInt(m[1]!), BigInt(m[2]!), BigInt(m[3]!), pre);

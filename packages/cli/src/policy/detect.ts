@@ -3,15 +3,65 @@
  * the way that adapter does (its match dialect, its mutation target). Used by
  * `verdict validate`.
  */
-import { compilePolicies, type MatchDialect, type PolicyDocument, type PolicySet } from '@verdict/core';
-import { ciMatchDialect, loadJobPolicies } from '@verdict/ci';
-import { kubernetesDialect, loadKubernetesPolicies } from '@verdict/kubernetes';
-import { PERMISSIONS_KIND, policyPermissionSource } from '@verdict/spinnaker';
-import { spinnakerMatchDialect } from '@verdict/spinnaker';
+import { adapterOfMatchKey, compilePolicies, type PolicyDocument, type PolicySet } from '@verdict/core';
+import type * as Ci from '@verdict/ci';
+import type * as Kubernetes from '@verdict/kubernetes';
+import type * as Spinnaker from '@verdict/spinnaker';
 import type { AdapterName } from '@verdict/testing';
+import { isMissing } from '@verdict/testing/internal';
+import { CliError } from '../io.js';
 
-const DIALECTS: ReadonlyArray<[AdapterName, MatchDialect]> = [['kubernetes', kubernetesDialect], ['ci', ciMatchDialect], ['spinnaker', spinnakerMatchDialect]];
-const CORE_KEYS = new Set(['labels', 'fields', 'when', 'all', 'any', 'not']);
+/**
+ * The adapter packages are optional peer dependencies of the CLI: a project
+ * installs the ones it uses. {@link loadInstalledAdapters} imports those that
+ * are installed, once, before a command runs; the functions below read them.
+ */
+interface Adapters {
+  kubernetes?: typeof Kubernetes;
+  ci?: typeof Ci;
+  spinnaker?: typeof Spinnaker;
+}
+type AdapterPackage = keyof Adapters;
+
+const installed: Adapters = {};
+/** The optional adapter packages. */
+export const adapterPackages = ['@verdict/kubernetes', '@verdict/ci', '@verdict/spinnaker'] as const;
+let loading: Promise<void> | undefined;
+
+/** `@verdict/spinnaker`'s `PERMISSIONS_KIND`, known here so that a document of it names the package when it is missing. */
+export const PERMISSIONS_KIND = 'SpinnakerPermissions';
+
+async function tryImport<T>(name: string, load: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await load();
+  } catch (error) {
+    if (isMissing(error, name)) return undefined;
+    throw error;
+  }
+}
+
+/** Imports every installed adapter package (once). */
+export function loadInstalledAdapters(): Promise<void> {
+  loading ??= (async () => {
+    const [kubernetes, ci, spinnaker] = await Promise.all([
+      tryImport('@verdict/kubernetes', () => import('@verdict/kubernetes')),
+      tryImport('@verdict/ci', () => import('@verdict/ci')),
+      tryImport('@verdict/spinnaker', () => import('@verdict/spinnaker')),
+    ]);
+    if (kubernetes) installed.kubernetes = kubernetes;
+    if (ci) installed.ci = ci;
+    if (spinnaker) installed.spinnaker = spinnaker;
+  })();
+  return loading;
+}
+
+/** The package of `adapter`; a `CliError` naming what to install when it is not installed. */
+export function adapterPackage<A extends AdapterPackage>(adapter: A): NonNullable<Adapters[A]> {
+  const module = installed[adapter];
+  if (module) return module;
+  throw new CliError(`these policies are written for @verdict/${adapter}, which is not installed: add it next to @verdict/cli (npm install --save-dev @verdict/${adapter})`);
+}
+
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -31,7 +81,8 @@ function matchKeys(block: unknown, out: string[]): void {
 }
 
 /**
- * The adapter whose vocabulary the documents use: Gatekeeper constraints and
+ * The adapter whose vocabulary the documents use (installed or not, so that a
+ * missing adapter is named): Gatekeeper constraints and
  * templates, ValidatingAdmissionPolicies and their bindings, Kyverno ValidatingPolicies
  * (`admissionregistration.k8s.io/*`), Gatekeeper or webhook match keys →
  * `kubernetes`; `SpinnakerPermissions` and Fiat match keys → `spinnaker`; CI
@@ -48,8 +99,8 @@ export function detectPolicyAdapter(documents: readonly PolicyDocument[]): Adapt
     matchKeys(spec['match'], keys);
     if (Array.isArray(spec['parameterSelection'])) for (const entry of spec['parameterSelection']) if (isObject(entry)) matchKeys(entry['match'], keys);
     for (const key of keys) {
-      if (CORE_KEYS.has(key)) continue;
-      for (const [adapter, dialect] of DIALECTS) if (dialect.keys.includes(key)) add(adapter);
+      const adapter = adapterOfMatchKey(key);
+      if (adapter) add(adapter);
     }
   }
   let best: AdapterName = 'core';
@@ -66,17 +117,18 @@ export function detectPolicyAdapter(documents: readonly PolicyDocument[]): Adapt
 /**
  * Compiles documents as `adapter` does: core alone, `loadKubernetesPolicies`,
  * `loadJobPolicies`, or the Fiat policy source (which adds the
- * `SpinnakerPermissions` template). Throws core's `PolicyLoadError`.
+ * `SpinnakerPermissions` template). Throws core's `PolicyLoadError`, and a
+ * `CliError` when the adapter's package is not installed.
  */
 export function loadPoliciesFor(adapter: AdapterName, documents: readonly PolicyDocument[]): PolicySet {
   switch (adapter) {
     case 'core':
       return compilePolicies(documents);
     case 'kubernetes':
-      return loadKubernetesPolicies([...documents]);
+      return adapterPackage('kubernetes').loadKubernetesPolicies([...documents]);
     case 'ci':
-      return loadJobPolicies([...documents]);
+      return adapterPackage('ci').loadJobPolicies([...documents]);
     case 'spinnaker':
-      return policyPermissionSource([...documents]).policies;
+      return adapterPackage('spinnaker').policyPermissionSource([...documents]).policies;
   }
 }

@@ -10,8 +10,7 @@
  * Findings are mapped back to the original paths and lines.
  */
 import { compilePolicies, sourceLocation, type LintFinding, type PolicyDocument } from '@verdict/core';
-import { PERMISSIONS_KIND, PERMISSIONS_TEMPLATE } from '@verdict/spinnaker';
-import { loadPoliciesFor } from './detect.js';
+import { adapterPackage, loadPoliciesFor, PERMISSIONS_KIND } from './detect.js';
 import type { AdapterName } from '@verdict/testing';
 
 const CORE_KEYS = new Set(['labels', 'fields', 'when', 'all', 'any', 'not']);
@@ -81,7 +80,7 @@ export function lintPolicies(adapter: AdapterName, documents: readonly PolicyDoc
   const renames = documents.map(() => new Map<string, string>() as Renames);
   const docs = documents.map((d, i) => translate(d, renames[i]!));
   const definesPermissions = documents.some((d) => d['kind'] === 'PolicyTemplate' && isObject(d['spec']) && d['spec']['kind'] === PERMISSIONS_KIND);
-  if (adapter === 'spinnaker' && !definesPermissions) docs.push(PERMISSIONS_TEMPLATE);
+  if (adapter === 'spinnaker' && !definesPermissions) docs.push(adapterPackage('spinnaker').PERMISSIONS_TEMPLATE);
   let translated: LintFinding[];
   try {
     translated = compilePolicies(docs).lint();

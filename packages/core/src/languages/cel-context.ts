@@ -3,11 +3,12 @@
  * names, the adapter's profile for this template, and `spec.variables` compiled in order. Also the hook
  * that compiles `{"cel": "..."}` wherever json-logic is accepted.
  */
+import { VerdictError } from '../errors.js';
 import type { Report } from './report.js';
 import { LogicError, type CelHook } from '../logic/compile.js';
 import type { JsonObject } from '../util/object.js';
 import type { CelConstant, CelFunction, CelOverride, CelType } from '@verdict/cel';
-import { CelCompileError, celEnvironment, pointAt, type CompiledExpression } from '@verdict/cel/internal';
+import { CelCompileError, celEnvironment, kubernetesMinor, pointAt, type CompiledExpression } from '@verdict/cel/internal';
 import { celFn, compileInContext, type CelContext, type CelProfile } from './cel-rule.js';
 
 /** CEL settings of `compilePolicies` (adapters: names, functions, refused libraries). */
@@ -22,6 +23,12 @@ export interface CelOptions {
   readonly overrides?: Readonly<Record<string, CelOverride>>;
   /** Names (variables or functions) that are load errors, with the message to show (e.g. Kyverno's `http`). */
   readonly refuse?: Readonly<Record<string, string>>;
+  /**
+   * The Kubernetes version whose CEL environment expressions must fit (`"1.30"`), as the API server refuses
+   * what its version lacks when a policy is created; a profile's `kubernetesVersion` wins. Default: none,
+   * verdict's full environment.
+   */
+  readonly kubernetesVersion?: string;
   /**
    * The names CEL sees in one template's expressions. Called once per PolicyTemplate or Policy with the
    * document as given; `undefined` keeps verdict's names (input keys, `parameters`/`params`, `element`, `variables`).
@@ -53,6 +60,15 @@ export function celProblem(expression: unknown, error: unknown): string {
   return (error as Error).message;
 }
 
+/** The minor version of `kubernetesVersion`; a malformed one is core's INVALID_INPUT error. */
+function minorOf(version: string): number {
+  try {
+    return kubernetesMinor(version);
+  } catch (error) {
+    throw VerdictError.invalidInput((error as Error).message);
+  }
+}
+
 export function unitCel(spec: JsonObject, template: { kind: string; name: string; document: object }, options: CelOptions | undefined, report: Report): UnitCel {
   const profile = options?.profile?.(template);
   const own = profile?.extensions;
@@ -63,7 +79,9 @@ export function unitCel(spec: JsonObject, template: { kind: string; name: string
     constants: [...(options?.constants ?? []), ...(own.constants ?? [])],
     overrides: { ...(options?.overrides ?? {}), ...(own.overrides ?? {}) },
   } : (options ?? {}));
-  const context: CelContext = { environment, profile, refuse, variables: new Map(), variableReads: new Map() };
+  const versionText = profile?.kubernetesVersion ?? options?.kubernetesVersion;
+  const version = versionText === undefined ? undefined : minorOf(versionText);
+  const context: CelContext = { environment, profile, refuse, version, variables: new Map(), variableReads: new Map() };
   const parameterReads: CelParameterRead[] = [];
   const compileAt = (expression: unknown, where: string, expect?: 'bool' | 'string'): CompiledExpression => {
     const compiled = compileInContext(context, expression as string, expect);

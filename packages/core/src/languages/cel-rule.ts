@@ -41,6 +41,8 @@ export interface CelProfile {
    * set's `CelOptions` (e.g. Kyverno's libraries in Kyverno policies, not in ValidatingAdmissionPolicies).
    */
   readonly extensions?: Pick<CelOptions, 'functions' | 'types' | 'constants' | 'overrides' | 'refuse'>;
+  /** The Kubernetes version this template's expressions must fit (see `CelOptions.kubernetesVersion`). */
+  readonly kubernetesVersion?: string;
   /**
    * The root values, built once per policy evaluation (per parameter set) from the input and the parameters.
    * A name of `names` may also be a getter of the object's class (computed only when an expression reads it).
@@ -72,6 +74,8 @@ export interface CelContext {
   readonly environment: CelEnvironment;
   readonly profile: CelProfile | undefined;
   readonly refuse: ReadonlyMap<string, string>;
+  /** The Kubernetes minor version expressions must fit (undefined: verdict's full environment). */
+  readonly version: number | undefined;
   /** `spec.variables`, in order, compiled. */
   readonly variables: Map<string, CompiledExpression>;
   /**
@@ -297,7 +301,7 @@ export function celCondition(ctx: CelContext, compiled: CompiledExpression): Fn 
 
 /** Compiles `expression` in the context (errors: `CelCompileError`). */
 export function compileInContext(ctx: CelContext, expression: string, expect?: 'bool' | 'string'): CompiledExpression {
-  const options = { environment: ctx.environment, refuse: ctx.refuse, ...(ctx.profile ? { names: ctx.profile.names } : {}), ...(expect ? { expect } : {}) };
+  const options = { environment: ctx.environment, refuse: ctx.refuse, ...(ctx.profile ? { names: ctx.profile.names } : {}), ...(expect ? { expect } : {}), ...(ctx.version === undefined ? {} : { version: ctx.version }) };
   const compiled = buildCel(expression, options);
   const reads = compiled.paths.get('variables');
   if (reads === true || reads?.each !== undefined) ctx.variableReads.set(ALL_VARIABLES, true);

@@ -12,6 +12,7 @@ import { SpinnakerError } from '../errors.js';
 import { UNRESTRICTED_USER } from '../model.js';
 import { mergeUserPermission } from '../resources.js';
 import { redisStore, type RedisClientLike, type RedisStore, type RedisTimeouts } from './client.js';
+import { loadLz4 } from './lz4.js';
 import { decodeResourceMap, fiatRedisKeys, fromResourceMaps, storedTypes, type FiatRedisLayout } from './layout.js';
 import { ownClient } from './url.js';
 
@@ -93,6 +94,7 @@ export function createRedisPermissionSource(options: RedisPermissionSourceOption
   const readUser = async (userId: string): Promise<UserPermission | undefined> => {
     const id = userId.toLowerCase();
     const redis = await connection.store();
+    if (layout === 'v2') await loadLz4();
     const isUnrestricted = id === UNRESTRICTED_USER;
     if (!isUnrestricted && !(await redis.isMember(keys.users, id))) return undefined;
     const [values, admin, accountManager] = await Promise.all([

@@ -5,6 +5,7 @@
  * package bundles), loaded only here: a source over a user's own client never
  * loads it.
  */
+import type * as RedisClient from '@redis/client';
 import { SpinnakerError } from '../errors.js';
 import type { NodeRedisClientLike } from './client.js';
 
@@ -74,7 +75,12 @@ export function ownClient(options: RedisUrlOptions): OwnedClient {
   let closed = false;
 
   const make = async (): Promise<NodeRedisClient> => {
-    const { createClient } = await import('@redis/client');
+    let createClient: typeof RedisClient.createClient;
+    try {
+      ({ createClient } = await import('@redis/client'));
+    } catch (error) {
+      throw new SpinnakerError('INVALID_CONFIG', `createRedisPermissionSource({url}) makes its client with @redis/client, which is not installed: npm install @redis/client@6.3.1 (or pass your own node-redis or ioredis client as client)`, { cause: error });
+    }
     const client = createClient({
       url: options.url,
       // Keep trying in the background (a Redis that comes back is used again); calls meanwhile fail after `ms`.
@@ -97,8 +103,9 @@ export function ownClient(options: RedisUrlOptions): OwnedClient {
     },
     async close() {
       closed = true;
-      if (!made) return;
-      const client = await made;
+      // A client that was never made (no @redis/client) has nothing to close.
+      const client = await made?.catch(() => undefined);
+      if (!client) return;
       if (client.isReady) await (client.close ? client.close() : client.quit?.());
       else if (client.isOpen) client.destroy();
     },

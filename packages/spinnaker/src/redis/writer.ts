@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { UNRESTRICTED_USER } from '../model.js';
 import { toRole } from '../resources.js';
 import { redisStore, type RedisClientLike, type RedisStore, type RedisTimeouts, type WriteCommand } from './client.js';
+import { loadLz4 } from './lz4.js';
 import { decodeResourceMap, encodeResourceMap, fiatRedisKeys, resourceMaps, storedTypes, type FiatRedisLayout } from './layout.js';
 
 /** Where and how to write. */
@@ -34,6 +35,7 @@ async function existingRoles(redis: RedisStore, key: string, layout: FiatRedisLa
 
 async function put(redis: RedisStore, permission: UserPermission, options: RedisWriteOptions): Promise<void> {
   const layout = options.layout ?? 'v2';
+  if (layout === 'v2') await loadLz4();
   const keys = fiatRedisKeys(options.prefix, layout);
   const id = permission.id.toLowerCase();
   const maps = resourceMaps(permission);
