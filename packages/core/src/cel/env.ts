@@ -5,6 +5,8 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import { DECLINE } from './ast.js';
+import { boundTypeLookups } from './cost.js';
+import { evaluatorOf } from './plan/node.js';
 import { KUBERNETES_LIBRARIES, type CelLibrary, type Override } from './lib/index.js';
 
 /**
@@ -89,6 +91,7 @@ function build(libraries: readonly CelLibrary[], extra: CelExtensions): CelEnvir
   for (const c of extra.constants ?? []) env.registerConstant(c.name, c.type, c.value as never);
   for (const f of extra.functions ?? []) env.registerFunction(f.signature, f.handler as never);
   const pure = (extra.functions ?? []).length === 0 && Object.keys(extra.overrides ?? {}).length === 0;
+  boundTypeLookups(evaluatorOf(env));
   return { env, overrides, pure };
 }
 

@@ -94,9 +94,13 @@ class State {
   passed: Map<string, unknown> | undefined;
   activation: Readonly<Record<string, unknown>> | undefined;
   variables: object | undefined;
-  constructor(readonly input: unknown, readonly parameters: unknown) {}
+  constructor(readonly input: unknown, readonly parameters: unknown, readonly meter: object) {}
+  /** Conversions of the whole evaluation (one meter per evaluation), shared by its policies: each container converts once. */
   get cache(): CelCache {
-    return (this.#cache ??= new Map());
+    if (this.#cache) return this.#cache;
+    let cache = CONVERSIONS.get(this.meter);
+    if (!cache) CONVERSIONS.set(this.meter, (cache = new Map()));
+    return (this.#cache = cache);
   }
   get values(): Map<string, unknown> {
     return (this.#values ??= new Map());
@@ -110,14 +114,17 @@ class State {
   }
 }
 
+/** The conversions of each evaluation, by its meter. */
+const CONVERSIONS = new WeakMap<object, CelCache>();
+
 /** Key of {@link CelContext.variableReads} for "every variable is read whole" (never a CEL identifier). */
 const ALL_VARIABLES = '*';
 const ROOT: Item = { data: undefined, item: false };
 
 function stateOf(scope: Scope): State {
   let state = scope.cel as State | undefined;
-  if (!state || state.input !== scope.input || state.parameters !== scope.parameters) {
-    state = new State(scope.input, scope.parameters);
+  if (!state || state.input !== scope.input || state.parameters !== scope.parameters || state.meter !== scope.meter) {
+    state = new State(scope.input, scope.parameters, scope.meter);
     scope.cel = state;
   }
   return state;
