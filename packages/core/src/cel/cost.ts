@@ -62,94 +62,93 @@ function containerKind(v: unknown): number {
  * types are unequal.
  */
 export function celEquals(a: unknown, b: unknown, node: PlanNode, ev: Evaluator): boolean {
-  if (a === b && typeof a !== 'string') return true;
-  const left: unknown[] = [a];
-  const right: unknown[] = [b];
-  let units = 0;
+  const walk = new Walk(node, ev);
   try {
+    if (!walk.pair(a, b)) return false;
+    const { left, right } = walk;
     while (left.length > 0) {
-      const x = left.pop();
-      const y = right.pop();
-      if (typeof x === 'string') {
-        if (typeof y !== 'string') return false;
-        if (x.length !== y.length) return false;
-        units += x.length;
-        if (units >= 4096) units = flush(units);
-        if (x !== y) return false;
-        continue;
-      }
-      if (x === y) continue;
-      const kx = containerKind(x);
-      const ky = containerKind(y);
-      if (kx === 0 && ky === 0) {
-        if (!leafEquals(x, y, node, ev)) return false;
-        continue;
-      }
-      if (kx === 1) {
-        if (ky !== 1) return false;
-        const xs = x as unknown[];
-        const ys = y as unknown[];
-        if (xs.length !== ys.length) return false;
-        spend(xs.length);
-        for (let i = xs.length - 1; i >= 0; i--) {
-          left.push(xs[i]);
-          right.push(ys[i]);
-        }
-        continue;
-      }
-      if (kx === 0 || ky === 0 || ky === 1) return false;
-      if (!pushEntries(x as object, kx, y as object, ky, left, right)) return false;
+      const x = left.pop() as object;
+      const y = right.pop() as object;
+      if (!walk.containers(x, y)) return false;
     }
     return true;
   } finally {
-    if (units >= CHARS_PER_UNIT) spend((units / CHARS_PER_UNIT) | 0);
+    walk.settle();
   }
 }
 
-/** Spends for the characters compared so far; returns what is left over (below one unit). */
-function flush(chars: number): number {
-  spend((chars / CHARS_PER_UNIT) | 0);
-  return chars % CHARS_PER_UNIT;
-}
+/**
+ * One equality walk: pairs of containers still to compare (an explicit stack), and the characters compared
+ * and not yet charged. Scalars are compared where they are met; only lists and maps are pushed.
+ */
+class Walk {
+  readonly left: object[] = [];
+  readonly right: object[] = [];
+  chars = 0;
+  constructor(readonly node: PlanNode, readonly ev: Evaluator) {}
 
-/** Pushes the pairs of values under the same key of two maps (charged one unit per entry); false when the keys differ. */
-function pushEntries(x: object, kx: number, y: object, ky: number, left: unknown[], right: unknown[]): boolean {
-  if (kx === 2 && ky === 2) {
+  /** Compares two values now, or pushes them when both are containers of the same kind; false when unequal. */
+  pair(x: unknown, y: unknown): boolean {
+    if (typeof x === 'string') {
+      if (typeof y !== 'string' || x.length !== y.length) return false;
+      if ((this.chars += x.length) >= 4096) this.settle();
+      return x === y;
+    }
+    if (x === y) return true;
+    const kx = containerKind(x);
+    if (kx === 0) return containerKind(y) === 0 && leafEquals(x, y, this.node, this.ev);
+    const ky = containerKind(y);
+    if (ky === 0 || (kx === 1) !== (ky === 1)) return false;
+    this.left.push(x as object);
+    this.right.push(y as object);
+    return true;
+  }
+
+  /** Compares the elements or entries of two containers of the same kind (one unit each). */
+  containers(x: object, y: object): boolean {
+    if (isArray(x)) {
+      const ys = y as unknown[];
+      if (x.length !== ys.length) return false;
+      spend(x.length);
+      for (let i = 0; i < x.length; i++) if (!this.pair(x[i], ys[i])) return false;
+      return true;
+    }
+    if (x instanceof Map || y instanceof Map) return this.maps(x, y);
     const xo = x as Record<string, unknown>;
     const yo = y as Record<string, unknown>;
     const keys = Object.keys(xo);
     spend(keys.length);
-    let count = 0;
-    for (const key in yo) if (hasOwn(yo, key)) count++;
-    if (count !== keys.length) return false;
-    for (const key of keys) {
-      if (!hasOwn(yo, key)) return false;
-      left.push(xo[key]);
-      right.push(yo[key]);
+    if (Object.keys(yo).length !== keys.length) return false;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      if (!hasOwn(yo, key) || !this.pair(xo[key], yo[key])) return false;
     }
     return true;
   }
-  // A Map on one side at least (maps built by functions, keys of any type).
-  const [map, other, otherKind] = kx === 3 ? [x as Map<unknown, unknown>, y, ky] : [y as Map<unknown, unknown>, x, kx];
-  spend(map.size);
-  if (otherKind === 3) {
-    const om = other as Map<unknown, unknown>;
-    if (om.size !== map.size) return false;
-    for (const [key, value] of map) {
-      if (!om.has(key)) return false;
-      left.push(value);
-      right.push(om.get(key));
+
+  /** Two maps, a `Map` (built by a function, keys of any type) on one side at least. */
+  maps(x: object, y: object): boolean {
+    const [map, other] = x instanceof Map ? [x as Map<unknown, unknown>, y] : [y as Map<unknown, unknown>, x];
+    spend(map.size);
+    if (other instanceof Map) {
+      if (other.size !== map.size) return false;
+      for (const [key, value] of map) if (!other.has(key) || !this.pair(value, other.get(key))) return false;
+      return true;
     }
+    const oo = other as Record<string, unknown>;
+    if (Object.keys(oo).length !== map.size) return false;
+    for (const [key, value] of map) if (typeof key !== 'string' || !hasOwn(oo, key) || !this.pair(value, oo[key])) return false;
     return true;
   }
-  const oo = other as Record<string, unknown>;
-  if (Object.keys(oo).length !== map.size) return false;
-  for (const [key, value] of map) {
-    if (typeof key !== 'string' || !hasOwn(oo, key)) return false;
-    left.push(value);
-    right.push(oo[key]);
+
+  /** Charges the characters compared so far (one unit per ten). */
+  settle(): void {
+    if (this.chars >= CHARS_PER_UNIT) {
+      const units = (this.chars / CHARS_PER_UNIT) | 0;
+      this.chars -= units * CHARS_PER_UNIT;
+      spend(units);
+    }
   }
-  return true;
 }
 
 /** cel-js's `isEqual` for two values that are not lists or maps (and not both the same string). */

@@ -38,6 +38,14 @@ export interface CelProfile {
    */
   readonly matchConditionErrors?: 'fail' | 'skip';
   /**
+   * The API server's cost limits (ValidatingAdmissionPolicy and MutatingAdmissionPolicy): `expression`, the units
+   * one expression may spend (its `PerCallLimit`, 1,000,000); `policy`, the units the validations of one policy
+   * evaluation may spend together (its `RuntimeCELCostBudget`, 10,000,000). Past either, the expression or the
+   * policy fails (`operation cancelled: actual cost limit exceeded`; `validation failed due to running out of
+   * cost budget, no further validation rules will be run`) and its failurePolicy decides; the evaluation goes on.
+   */
+  readonly costLimits?: { readonly expression?: number; readonly policy?: number };
+  /**
    * Functions, types, constants and refused names for this template's expressions only, on top of the
    * set's `CelOptions` (e.g. Kyverno's libraries in Kyverno policies, not in ValidatingAdmissionPolicies).
    */
@@ -266,6 +274,17 @@ function activation(ctx: CelContext, layout: Layout, scope: Scope, at: Item): Re
 /** Raw CEL evaluation in a scope (values stay CEL values: bigint ints). */
 export function celEvaluator(ctx: CelContext, compiled: CompiledCel, item = false): (data: unknown, scope: Scope) => unknown {
   const layout = layoutOf(ctx, compiled);
+  const limit = ctx.profile?.costLimits?.expression;
+  if (limit !== undefined) {
+    return (data, scope) => {
+      try {
+        const act = activation(ctx, layout, scope, item ? { data, item } : ROOT);
+        return scope.meter.within(limit, () => withMeter(scope.meter, compiled.run, act, scope.cel as State));
+      } catch (error) {
+        throw plain(error);
+      }
+    };
+  }
   return (data, scope) => {
     try {
       const act = activation(ctx, layout, scope, item ? { data, item } : ROOT);
