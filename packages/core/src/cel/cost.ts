@@ -62,7 +62,16 @@ function containerKind(v: unknown): number {
  * types are unequal.
  */
 export function celEquals(a: unknown, b: unknown, node: PlanNode, ev: Evaluator): boolean {
-  const walk = new Walk(node, ev);
+  return structuralEquals(a, b, (x, y) => leafEquals(x, y, node, ev));
+}
+
+/**
+ * Equality of lists and maps element by element, with an explicit stack, charged one unit per element or
+ * entry and one per ten characters of strings compared; `leaf` compares two values that are not both strings
+ * and of which neither is a list or map (the library's own rule for numbers, quantities, …).
+ */
+export function structuralEquals(a: unknown, b: unknown, leaf: (x: unknown, y: unknown) => boolean): boolean {
+  const walk = new Walk(leaf);
   try {
     if (!walk.pair(a, b)) return false;
     const { left, right } = walk;
@@ -85,7 +94,7 @@ class Walk {
   readonly left: object[] = [];
   readonly right: object[] = [];
   chars = 0;
-  constructor(readonly node: PlanNode, readonly ev: Evaluator) {}
+  constructor(readonly leaf: (x: unknown, y: unknown) => boolean) {}
 
   /** Compares two values now, or pushes them when both are containers of the same kind; false when unequal. */
   pair(x: unknown, y: unknown): boolean {
@@ -96,7 +105,7 @@ class Walk {
     }
     if (x === y) return true;
     const kx = containerKind(x);
-    if (kx === 0) return containerKind(y) === 0 && leafEquals(x, y, this.node, this.ev);
+    if (kx === 0) return containerKind(y) === 0 && this.leaf(x, y);
     const ky = containerKind(y);
     if (ky === 0 || (kx === 1) !== (ky === 1)) return false;
     this.left.push(x as object);

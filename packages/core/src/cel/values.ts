@@ -106,6 +106,7 @@ function convertContainer(root: object, cache: CelCache | undefined): unknown {
  */
 export function fromCel(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return leafFromCel(value);
+  if (isJson(value)) return value;
   // Containers: lists (arrays, sets), maps (Map, plain objects) and optionals; each gives its JSON parts.
   const root: { out: unknown } = { out: undefined };
   const work: Array<{ value: unknown; set: (v: unknown) => void }> = [{ value, set: (v) => (root.out = v) }];
@@ -171,6 +172,30 @@ export function fromCel(value: unknown): unknown {
   // Objects finish inner first (they were met outer first).
   for (let i = finish.length - 1; i >= 0; i--) finish[i]!();
   return root.out;
+}
+
+/** Whether a list or map holds only JSON values already (no int, no `Map`, …): {@link fromCel} gives it as it is. */
+function isJson(root: object): boolean {
+  const stack: object[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop()!;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        if (typeof item === 'object' && item !== null) stack.push(item);
+        else if (typeof item === 'bigint' || item === undefined) return false;
+      }
+      continue;
+    }
+    const proto = Object.getPrototypeOf(v) as unknown;
+    if (proto !== Object.prototype && proto !== null) return false;
+    for (const key in v) {
+      const item = (v as Record<string, unknown>)[key];
+      if (typeof item === 'object' && item !== null) stack.push(item);
+      else if (typeof item === 'bigint') return false;
+    }
+  }
+  return true;
 }
 
 /** {@link fromCel} of a value that holds no other value. */
