@@ -36,8 +36,8 @@ export class BudgetExceeded extends VerdictError<'BUDGET_EXCEEDED'> {
 export class CostLimitExceeded extends VerdictError<'COST_LIMIT_EXCEEDED'> {
   override readonly name = 'CostLimitExceeded';
 
-  constructor(readonly limit: number, message = 'operation cancelled: actual cost limit exceeded') {
-    super('COST_LIMIT_EXCEEDED', message);
+  constructor(readonly limit: number) {
+    super('COST_LIMIT_EXCEEDED', 'operation cancelled: actual cost limit exceeded');
   }
 }
 
@@ -74,11 +74,11 @@ export class CostMeter {
 
   /**
    * Runs `f(a, b)` allowed at most `limit` more units (and never more than the budget has left). Past the
-   * limit it ends with {@link CostLimitExceeded}(limit, `message`); past the budget, with {@link BudgetExceeded}
+   * limit it ends with {@link CostLimitExceeded}; past the budget, with {@link BudgetExceeded}
    * as usual. What `f` spent is spent from the budget either way. No cost per spend: the limit is the
    * meter's own count of what is left, lowered for the duration of `f`.
    */
-  within<T, A = undefined, B = undefined>(limit: number, f: (a: A, b: B) => T, a?: A, b?: B, message?: string): T {
+  within<T, A = undefined, B = undefined>(limit: number, f: (a: A, b: B) => T, a?: A, b?: B): T {
     const before = this.left;
     if (limit >= before) return f(a as A, b as B);
     this.left = limit;
@@ -98,7 +98,7 @@ export class CostMeter {
     if (spent > limit) {
       // The budget error thrown inside was the limit's, not the budget's: the next one is made afresh.
       this.#exceeded = undefined;
-      throw new CostLimitExceeded(limit, message);
+      throw new CostLimitExceeded(limit);
     }
     if (threw) throw failure;
     return out as T;

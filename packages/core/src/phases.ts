@@ -221,7 +221,7 @@ export function validatePhase(active: readonly Active[], input: Record<string, u
     if (limit === undefined) validatePolicy(a, run);
     else {
       try {
-        a.scope.meter.within(limit, validatePolicy, a, run, OUT_OF_BUDGET);
+        a.scope.meter.within(limit, validatePolicy, a, run);
       } catch (error) {
         if (!(error instanceof CostLimitExceeded)) throw error;
         // As the API server: the policy's evaluation fails as a whole; the rules not run are skipped.

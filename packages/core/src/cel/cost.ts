@@ -125,6 +125,8 @@ class Walk {
     if (x instanceof Map || y instanceof Map) return this.maps(x, y);
     const xo = x as Record<string, unknown>;
     const yo = y as Record<string, unknown>;
+    // Listing the keys is the work: a spent budget stops here, before it (loops go on past an element's error).
+    spend(0);
     const keys = Object.keys(xo);
     spend(keys.length);
     if (Object.keys(yo).length !== keys.length) return false;
@@ -166,9 +168,9 @@ function leafEquals(x: unknown, y: unknown, node: PlanNode, ev: Evaluator): bool
     case 'undefined': case 'boolean': case 'string':
       return false;
     case 'bigint':
-      return typeof y === 'number' ? (x as unknown) == y : false; // eslint-disable-line eqeqeq
+      return typeof y === 'number' ? (x as unknown) == y : false;
     case 'number':
-      return typeof y === 'bigint' ? (x as unknown) == y : false; // eslint-disable-line eqeqeq
+      return typeof y === 'bigint' ? (x as unknown) == y : false;
     case 'object': {
       if (typeof y !== 'object' || x === null || y === null) return false;
       const lt = ev.debugType(x);
@@ -184,17 +186,29 @@ function leafEquals(x: unknown, y: unknown, node: PlanNode, ev: Evaluator): bool
   }
 }
 
+/** Two strings' equality: one unit per ten characters compared (only strings of one length are compared). */
+function stringEquals(a: string, b: string): boolean {
+  if (a.length !== b.length) return false;
+  chargeChars(a.length);
+  return a === b;
+}
+
 /** `value in list`: one unit per element (cel-go's `InList` cost), each compared with {@link celEquals}. */
 function inList(value: unknown, list: readonly unknown[], node: PlanNode, ev: Evaluator): boolean {
   spend(list.length);
-  const scalar = typeof value !== 'object' && typeof value !== 'string' && typeof value !== 'bigint' && typeof value !== 'number';
+  if (typeof value === 'string') {
+    for (let i = 0; i < list.length; i++) {
+      const item = list[i];
+      if (typeof item === 'string' && stringEquals(value, item)) return true;
+    }
+    return false;
+  }
+  const scalar = typeof value !== 'object' && typeof value !== 'bigint' && typeof value !== 'number';
   for (let i = 0; i < list.length; i++) {
     const item = list[i];
-    if (item === value) {
-      if (typeof value === 'string') chargeChars(value.length);
-      return true;
-    }
+    if (item === value) return true;
     if (scalar && typeof item !== 'object') continue;
+    if (typeof item === 'string') continue;
     if (celEquals(value, item, node, ev)) return true;
   }
   return false;
@@ -223,14 +237,14 @@ export function meteredBinary(op: string, handle: Binary, types: readonly (CelTy
   switch (op) {
     case '==':
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {
-        if (typeof a === 'object' && a !== null ? true : typeof b === 'object' && b !== null) return mixedEquals(a, b, node, ev, handle);
-        if (typeof a === 'string' && typeof b === 'string') return celEquals(a, b, node, ev);
+        if (isContainer(a) || isContainer(b)) return celEquals(a, b, node, ev);
+        if (typeof a === 'string' && typeof b === 'string') return stringEquals(a, b);
         return handle(a, b, node, ev);
       });
     case '!=':
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {
-        if (typeof a === 'object' && a !== null ? true : typeof b === 'object' && b !== null) return !mixedEquals(a, b, node, ev, handle, true);
-        if (typeof a === 'string' && typeof b === 'string') return !celEquals(a, b, node, ev);
+        if (isContainer(a) || isContainer(b)) return !celEquals(a, b, node, ev);
+        if (typeof a === 'string' && typeof b === 'string') return !stringEquals(a, b);
         return handle(a, b, node, ev);
       });
     case 'in':
@@ -267,14 +281,9 @@ export function meteredBinary(op: string, handle: Binary, types: readonly (CelTy
   }
 }
 
-/**
- * `==` where one operand at least is an object. Two lists or maps (or a list or map and a value of another
- * type) compare with {@link celEquals}; other objects (timestamps, optionals, …) through cel-js's handler.
- */
-function mixedEquals(a: unknown, b: unknown, node: PlanNode, ev: Evaluator, handle: Binary, negated = false): boolean {
-  if (containerKind(a) !== 0 || containerKind(b) !== 0) return celEquals(a, b, node, ev);
-  const out = handle(a, b, node, ev) as boolean;
-  return negated ? !out : out;
+/** A list or map (compared by {@link celEquals}; other objects, timestamps or optionals, through cel-js's handler). */
+function isContainer(v: unknown): boolean {
+  return typeof v === 'object' && v !== null && containerKind(v) !== 0;
 }
 
 /** Built-in functions whose work grows with a string or bytes argument, by name. */
@@ -296,6 +305,7 @@ export function meteredCall(name: string, handle: CallHandle): CallHandle | unde
       const v = values[i];
       if (typeof v === 'string' || v instanceof Uint8Array) chars += v.length;
       else if (size && typeof v === 'object' && v !== null && !isArray(v) && isPlainObject(v)) {
+        spend(0);
         const n = Object.keys(v).length;
         chargeChars(n);
         return BigInt(n);
@@ -312,7 +322,9 @@ export function sizeUnits(v: unknown): number {
   if (typeof v !== 'object' || v === null) return 0;
   if (isArray(v)) return v.length;
   if (v instanceof Map || v instanceof Set) return v.size;
-  return isPlainObject(v) ? Object.keys(v).length : 0;
+  if (!isPlainObject(v)) return 0;
+  spend(0);
+  return Object.keys(v).length;
 }
 
 /** Lists below which a value's type is looked at element by element (see {@link boundTypeLookups}). */
