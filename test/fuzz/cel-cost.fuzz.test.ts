@@ -12,10 +12,10 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildCel } from '../../packages/core/src/cel/compile.js';
-import { celEnvironment } from '../../packages/core/src/cel/env.js';
-import { withMeter } from '../../packages/core/src/cel/runtime.js';
-import { given, view } from '../../packages/core/src/cel/view.js';
+import { buildCel } from '../../packages/cel/src/compile.js';
+import { celEnvironment } from '../../packages/cel/src/env.js';
+import { withMeter } from '../../packages/cel/src/runtime.js';
+import { given, view } from '../../packages/cel/src/view.js';
 import { BudgetExceeded, CostMeter } from '../../packages/core/src/budget.js';
 import { check, TIMEOUT } from './settings.js';
 

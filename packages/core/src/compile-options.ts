@@ -3,7 +3,7 @@
  * and what it makes of each policy (`CompiledPolicy`, the form evaluate.ts and
  * selection.ts run).
  */
-import type { CelOptions } from './cel/context.js';
+import type { CelOptions } from './languages/cel-context.js';
 import { VerdictError } from './errors.js';
 import type { MergeRules } from './merge.js';
 import type { PatchType } from './mutate.js';

@@ -23,10 +23,10 @@ export {
 } from './labels.js';
 export { mergeParameters, type MergeRules, type MergeStrategy } from './merge.js';
 export { compileLogic, type CompiledLogic } from './logic/compile.js';
-export { compileCel, type CompiledCel, type CompileCelOptions } from './cel/public.js';
-export type { CelOptions } from './cel/context.js';
-export type { CelConstant, CelFunction, CelOverride, CelType } from './cel/env.js';
-export type { CelProfile, FailedValidation } from './cel/rule.js';
+export { compileCel, type CompiledCel, type CompileCelOptions } from './languages/cel-compat.js';
+export type { CelOptions } from './languages/cel-context.js';
+export type { CelConstant, CelFunction, CelOverride, CelType } from '@verdict/cel';
+export type { CelProfile, FailedValidation } from './languages/cel-rule.js';
 export { ComparisonError } from './logic/compare.js';
 export { parseQuantity } from './quantity.js';
 export { globMatcher, anyGlobMatcher, isGlob, type StringMatcher } from './patterns/glob.js';

@@ -3,7 +3,7 @@
  * on a copy-on-write view of the input, then validations on the result. A
  * {@link Run} collects what the decision reports.
  */
-import { computedVariables, type CelProfile, type FailedValidation } from './cel/rule.js';
+import { computedVariables, type CelProfile, type FailedValidation } from './languages/cel-rule.js';
 import { BudgetExceeded, CostLimitExceeded, type CostMeter } from './budget.js';
 import { ComparisonError } from './logic/compare.js';
 import { truthy, rootStep, type Fn, type Scope } from './logic/scope.js';

@@ -3,9 +3,9 @@
  * every constraint of the template: the parameters schema, definitions,
  * validate rules (with their message templates) and mutate rules.
  */
-import { unitCel, type CelOptions, type CelParameterRead, type UnitCel } from './cel/context.js';
-import { celCondition, celEvaluator, celFn, type CelContext } from './cel/rule.js';
-import type { ProblemCode } from './errors.js';
+import { unitCel, type CelOptions, type CelParameterRead, type UnitCel } from './languages/cel-context.js';
+import { celCondition, celEvaluator, celFn, type CelContext } from './languages/cel-rule.js';
+import type { Report } from './languages/report.js';
 import { LogicCompiler, LogicError, type CelHook, type PatternSite } from './logic/compile.js';
 import { parameterRead, type ParameterRead } from './logic/reads.js';
 import type { Fn } from './logic/scope.js';
@@ -16,8 +16,6 @@ import { compileTemplate, type CompiledTemplate } from './template.js';
 import { escapePointerSegment, isPlainObject, parsePathNotation, type JsonObject } from './util/object.js';
 import { didYouMean } from './util/suggest.js';
 
-/** Reports a load problem at a JSON pointer of the document being compiled. */
-export type Report = (path: string, code: ProblemCode, message: string) => void;
 
 export interface CompiledValidate {
   name: string;

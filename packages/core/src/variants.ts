@@ -9,7 +9,8 @@ import { UNMETERED } from './budget.js';
 import { compileRegex } from './patterns/regex.js';
 import { pathExists } from './logic/scope.js';
 import { mergeParameters, type MergeRules } from './merge.js';
-import type { Report, TemplateUnit } from './template-unit.js';
+import type { Report } from './languages/report.js';
+import type { TemplateUnit } from './template-unit.js';
 import { deepClone, deepFreeze, parsePointer, type JsonObject } from './util/object.js';
 
 /** Parameters for one outcome of parameterSelection, merged, defaulted, validated and frozen. */
