@@ -102,7 +102,7 @@ function convertContainer(root: object, cache: CelCache | undefined): unknown {
 
 /**
  * A CEL result as JSON data (for json-logic, templates and patches): ints become numbers, maps objects,
- * optionals their value (or null), bytes base64 text, types their name. Iterative, as {@link toCel}.
+ * optionals their value (or null), bytes base64 text, types their name. Iterative, as `toCel`.
  */
 export function fromCel(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return leafFromCel(value);
