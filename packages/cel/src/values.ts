@@ -50,9 +50,8 @@ function frame(value: object): Converting | undefined {
   if (Array.isArray(value)) return { value, keys: undefined, i: 0, copy: undefined, at: 0 };
   const proto = Object.getPrototypeOf(value) as unknown;
   if (proto !== Object.prototype && proto !== null) return undefined;
-  const keys: string[] = [];
-  for (const key in value) keys.push(key);
-  return { value, keys, i: 0, copy: undefined, at: '' };
+  // A plain object's own keys (JSON has no inherited ones); Object.keys is much faster than for…in on a wide map.
+  return { value, keys: Object.keys(value), i: 0, copy: undefined, at: '' };
 }
 
 /** Sets `key` of the frame's copy (made on the first change) to `next`. */
