@@ -12,6 +12,7 @@ import { Optional } from '@marcbachmann/cel-js';
 import { spend } from './runtime.js';
 import type { Override } from './lib/index.js';
 import { meteredBinary, meteredCall } from './cost.js';
+import { sizeOf } from './plan/loops.js';
 import type { CelType } from './plan/node.js';
 
 /** The parts of a cel-js AST node verdict reads. */
@@ -273,16 +274,6 @@ function meterComprehension(node: Node): void {
   node.handle = metered as never;
 }
 
-function sizeOf(items: unknown): number {
-  if (Array.isArray(items)) return items.length;
-  if (items instanceof Map || items instanceof Set) return items.size;
-  if (items !== null && typeof items === 'object') {
-    // Counting a map's keys is work: a spent budget stops here first (loops go on past an element's error).
-    spend(0);
-    return Object.keys(items).length;
-  }
-  return 1;
-}
 
 /**
  * Replaces a call site's handler with verdict's implementation. `receiver` is 1 for methods: cel-js passes
