@@ -275,10 +275,12 @@ export function celEvaluator(ctx: CelContext, compiled: CompiledExpression, item
   const layout = layoutOf(ctx, compiled);
   const limit = ctx.profile?.costLimits?.expression;
   if (limit !== undefined) {
+    // Made once: a review allocates no closure per expression.
+    const run = (scope: Scope, act: Record<string, unknown>) => withMeter(scope.meter, compiled.run, act, scope.cel as State);
     return (data, scope) => {
       try {
         const act = activation(ctx, layout, scope, item ? { data, item } : ROOT);
-        return scope.meter.within(limit, () => withMeter(scope.meter, compiled.run, act, scope.cel as State));
+        return scope.meter.within(limit, run, scope, act);
       } catch (error) {
         throw plain(error);
       }
