@@ -150,8 +150,6 @@ describe('the Kubernetes MutatingAdmissionPolicy tables', () => {
     expect(all.filter((r) => r.pending).map((r) => `${r.pending!.on}: ${r.name}`)).toEqual([
       'schema: jsonPatch invalid CEL initializer field',
       'schema: apply configuration with invalid field name',
-      'engine: jsonPatch with excessive cost',
-      'engine: applyConfiguration with excessive cost',
       'authorizer: authorizer check',
     ]);
   });
