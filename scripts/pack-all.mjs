@@ -58,5 +58,5 @@ for (const { dir, manifest } of packages) {
   tarballs.push(file);
   console.log(`  ${manifest.name}@${manifest.version} -> ${relative(process.cwd(), file)}`);
 }
-console.log(`\n${tarballs.length} tarballs in ${out}. In your project, install the ones you need (adapters need @verdict/core):\n`);
+console.log(`\n${tarballs.length} tarballs in ${out}. In your project, install the ones you need (@verdict/core needs @verdict/cel; adapters need @verdict/core):\n`);
 console.log(`  npm install ${tarballs.join(' ')}\n`);

@@ -1,5 +1,5 @@
 /**
- * Issue 17, point 9: uncaught errors printed as `_AdmissionError: …`. A class
+ * Uncaught errors printed as `_AdmissionError: …`. A class
  * whose body names its own class (a static factory calling `new
  * AdmissionError(…)`) is bundled by esbuild, which tsup uses, as
  * `var AdmissionError = class _AdmissionError`, and Node prints an error whose

@@ -1,5 +1,5 @@
 /**
- * Issue 17, point 4: until the first release, verdict installs from a clone
+ * Until the first release, verdict installs from a clone
  * through `pnpm pack:all`, which writes one npm tarball per package. The
  * integrations under integrations/ install what it writes; this checks the
  * script's contract (names, folder, ranges) and that the README and the
@@ -28,7 +28,9 @@ describe('pnpm pack:all', () => {
       const { stdout } = await run(process.execPath, [join(ROOT, 'scripts', 'pack-all.mjs'), '--no-build', '--out', out], { cwd: ROOT, timeout: 240_000 });
       const packages = readdirSync(join(ROOT, 'packages')).sort();
       expect(readdirSync(out).sort()).toEqual(packages.map((name) => `verdict-${name}-0.1.0.tgz`));
-      expect(stdout).toContain(`npm install ${join(out, 'verdict-ci-0.1.0.tgz')} `);
+      expect(stdout).toContain(`npm install ${join(out, 'verdict-cel-0.1.0.tgz')} ${join(out, 'verdict-ci-0.1.0.tgz')} `);
+      const { stdout: core } = await run('tar', ['-xzOf', join(out, 'verdict-core-0.1.0.tgz'), 'package/package.json']);
+      expect((JSON.parse(core) as { dependencies: Record<string, string> }).dependencies['@verdict/cel']).toBe('^0.1.0');
       const { stdout: manifest } = await run('tar', ['-xzOf', join(out, 'verdict-kubernetes-0.1.0.tgz'), 'package/package.json']);
       expect((JSON.parse(manifest) as { peerDependencies: Record<string, string> }).peerDependencies['@verdict/core']).toBe('^0.1.0');
     } finally {

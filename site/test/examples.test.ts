@@ -25,6 +25,16 @@ describe("the playground's examples", () => {
     expect(directories.filter((dir) => named.includes(dir as string))).toEqual(named);
   });
 
+  it('include the Kyverno MutatingPolicy example, which patches in a mutating webhook', async () => {
+    const { examples } = setup();
+    const example = examples.find((e) => e.source === 'examples/mutating-policy/mutating-policy.verdict.yaml');
+    expect(example?.policies).toContain('kind: MutatingPolicy');
+    const first = example!.cases[0]!;
+    const result = await run(example!.adapter, { policies: example!.policies, input: first.input, settings: first.settings });
+    expect(result.problems).toEqual([]);
+    expect(result.decisions[0]?.decision.patch).toContainEqual({ op: 'add', path: '/spec/containers/0/imagePullPolicy', value: 'Always' });
+  });
+
   it('answer every case of every suite as the suite expects, through the code the page runs', async () => {
     const { examples } = setup();
     for (const example of examples) {

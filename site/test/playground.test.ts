@@ -86,15 +86,15 @@ describe('the playground', () => {
       await page.locator(`#${which}`).selectOption(value ?? '');
       await nextRun(page, before);
     };
-    await select('example', 'kinitiras');
-    await select('case', 'labelled Pods are annotated on CREATE');
+    await select('example', 'kinitiras: protected namespaces');
+    await select('case', 'annotates labelled Pods on CREATE');
     const settings = await editorText(page, 'settings');
     // A validating webhook unless told otherwise (as createAdmissionWebhook): this case needs a mutating one.
     if (!settings.includes('mutating: true')) await replaceText(page, 'settings', /^\s*(\{\})?\s*$/.test(settings) ? 'mutating: true' : `${settings}\nmutating: true`);
     expect(await verdict(page)).toBe('Allowed');
     const patch = JSON.parse(await page.getByTestId('patch').innerText()) as unknown;
     expect(patch).toEqual([{ op: 'add', path: '/metadata/annotations/added-by', value: 'op' }]);
-    const card = page.locator('[data-testid="policy-trace"][data-policy="add-anno-op-plaintext"]');
+    const card = page.locator('[data-testid="policy-trace"][data-policy="default/add-anno-op-plaintext"]');
     expect(await card.innerText()).toMatch(/patch[\s\S]*\/metadata\/annotations\/added-by/);
     await page.close();
   });

@@ -14,6 +14,7 @@ import { hostileGlobWorkload, hostileRegexWorkload } from './src/workloads/hosti
 import { loadWorkload } from './src/workloads/load.js';
 import { reviewWorkload } from './src/workloads/review.js';
 import { vapWorkload } from './src/workloads/vap.js';
+import { mpolWorkload } from './src/workloads/mpol.js';
 import { webhookWorkload } from './src/workloads/webhook.js';
 import { auditWorkload } from './src/workloads/audit.js';
 import { ruleWorkload } from './src/workloads/rule.js';
@@ -75,6 +76,14 @@ describe('ValidatingAdmissionPolicy row', () => {
   it('passes the sanity checks of the three forms of the memory-limit check, of cel-js alone and of the CEL planner alone, and runs each a few times', async () => {
     const group = await vapWorkload();
     expect(group.cases.map((c) => c.engine)).toEqual(['verdict', 'verdict-vap', 'verdict-gatekeeper-cel', 'cel-js', 'verdict-cel-planner']);
+    for (const c of group.cases) await exercise(c, 3);
+  });
+});
+
+describe('MutatingPolicy row', () => {
+  it('passes the sanity check (the MutatingPolicy gives the MutatingAdmissionPolicy\'s patch) and runs each a few times', async () => {
+    const group = await mpolWorkload();
+    expect(group.cases.map((c) => c.engine)).toEqual(['verdict-map', 'verdict-mpol']);
     for (const c of group.cases) await exercise(c, 3);
   });
 });

@@ -24,14 +24,15 @@ const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
 /** The section, markers included. */
 export function renderBundleSection(budget: Budget = readBudget()): string {
   const rows = (Object.entries(budget.bundles) as Array<[BundleName, BundleSize]>).map(([name, size]) =>
-    `| \`${name}\` | ${kb(size.gzip)} | ${name === '@verdict/core' ? '—' : kb(size.withCore)} |`);
+    `| \`${name}\` | ${kb(size.gzip)} | ${name === '@verdict/core' || name === '@verdict/cel' ? '—' : kb(size.withCore)} |`);
   return `${SECTION_START}
 ## Browser bundles
 
-Core and every adapter's main entry build for the browser with no Node built-ins and no polyfills (the
-[playground](../site/README.md) runs all of them in the page). Each entry is bundled from source by Vite for
-ES2022 with the browser export conditions, minified and gzipped (level 9); an adapter is measured without
-\`@verdict/core\` (shared by every adapter) and with it (what a page using only that adapter ships).
+\`@verdict/cel\`, core and every adapter's main entry build for the browser with no Node built-ins and no
+polyfills (the [playground](../site/README.md) runs all of them in the page). Each entry is bundled from source by
+Vite for ES2022 with the browser export conditions, minified and gzipped (level 9); \`@verdict/cel\` alone (what a
+page evaluating Kubernetes CEL ships), core with its CEL, and an adapter without \`@verdict/core\` (shared by
+every adapter) and with it (what a page using only that adapter ships).
 \`@verdict/spinnaker/redis\` is Node-only and not a browser entry.
 
 | entry | gzip | with \`@verdict/core\` |

@@ -8,7 +8,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { bothWays, sameOutcome } from '../../packages/core/test/cel-differential.js';
+import { bothWays, sameOutcome } from '../../packages/cel/test/cel-differential.js';
 import { check, TIMEOUT } from './settings.js';
 
 const NAMES = ['x', 'y', 'z'];

@@ -35,7 +35,9 @@ describe('GET /metrics', () => {
       await post('/validate', admissionReviewFor(pod('ns-web', '20Gi')));
       await post('/validate', admissionReviewFor(pod('ns-web', '1Gi')));
       await post('/validate', admissionReviewFor(pod('ns-web', '1Gi'), { dryRun: true }));
-      await post('/mutate', admissionReviewFor(pod('ns-web', '1Gi', { labels: { 'kinitiras.kcloudlabs.io/webhook': 'enabled' } })));
+      const labelled = pod('ns-web', '1Gi', { labels: { 'kinitiras.kcloudlabs.io/webhook': 'enabled' } });
+      // kinitiras' OverridePolicy adds an annotation: the Pod must have annotations (its JSON Patch add needs the parent).
+      await post('/mutate', admissionReviewFor({ ...labelled, metadata: { ...labelled['metadata'] as object, annotations: {} } }));
       const reply = await get('/metrics');
       expect(reply.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
       const text = reply.body;
@@ -47,7 +49,7 @@ describe('GET /metrics', () => {
       expect(sample(text, 'verdict_validation_request_duration_seconds_bucket', { admission_status: 'deny', le: '+Inf' })).toBe(1);
       expect(sample(text, 'verdict_violations_total', { hook_type: 'validation', policy: 'memory-limit-enforcement', enforcement_action: 'deny' })).toBe(1);
       expect(sample(text, 'verdict_policy_set_version', { hook_type: 'validation' })).toBe(1);
-      expect(sample(text, 'verdict_policies', { hook_type: 'validation', enforcement_action: 'deny' })).toBe(3);
+      expect(sample(text, 'verdict_policies', { hook_type: 'validation', enforcement_action: 'deny' })).toBe(4);
       expect(sample(text, 'verdict_policies', { hook_type: 'mutation', enforcement_action: 'deny' })).toBe(1);
       expect(sample(text, 'verdict_certificate_expiry_timestamp_seconds')).toBeGreaterThan(Date.now() / 1000);
       expect(sample(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);

@@ -80,18 +80,19 @@ describe('the example webhook over HTTPS', () => {
     }
   });
 
-  it('protects labelled namespaces from DELETE unless annotated, and adds kinitiras\' annotation through /mutate', async () => {
+  it('protects labelled namespaces from DELETE unless annotated, and runs kinitiras\' own OverridePolicy (/mutate) and ClusterValidatePolicy (/validate)', async () => {
     const { server, review } = await setup();
     try {
       const denied = await review('/validate', admissionReviewFor(namespace('prod', { protected: 'true' }), { operation: 'DELETE' }));
       expect(denied.status?.message).toBe('[protect-namespaces] namespace prod is protected; annotate it with verdict.dev/allow-delete=true first');
       const allowed = await review('/validate', admissionReviewFor(namespace('prod', { protected: 'true' }, { 'verdict.dev/allow-delete': 'true' }), { operation: 'DELETE' }));
       expect(allowed.allowed).toBe(true);
-      const response = await review('/mutate', admissionReviewFor(pod('ns-web', '1Gi', { labels: { 'kinitiras.kcloudlabs.io/webhook': 'enabled' } })));
-      expect(JSON.parse(Buffer.from(response.patch!, 'base64').toString())).toEqual([
-        { op: 'add', path: '/metadata/annotations', value: {} },
-        { op: 'add', path: '/metadata/annotations/added-by', value: 'op' },
-      ]);
+      const labelled = pod('ns-web', '1Gi', { labels: { 'kinitiras.kcloudlabs.io/webhook': 'enabled' } });
+      const response = await review('/mutate', admissionReviewFor({ ...labelled, metadata: { ...labelled['metadata'] as object, annotations: {} } }));
+      expect(JSON.parse(Buffer.from(response.patch!, 'base64').toString())).toEqual([{ op: 'add', path: '/metadata/annotations/added-by', value: 'op' }]);
+      // kinitiras' own example: its plaintext add needs the annotations to exist, and fails the request otherwise.
+      expect((await review('/mutate', admissionReviewFor(labelled))).status).toMatchObject({ code: 500, message: expect.stringContaining('add operation does not apply: doc is missing path: "/metadata/annotations/added-by"') as string });
+      expect((await review('/validate', admissionReviewFor(namespace('ledger', {}, { 'no-delete': 'yes' }), { operation: 'DELETE' }))).status).toEqual({ status: 'Failure', message: 'cannot delete this ns' });
       expect((await review('/mutate', admissionReviewFor(pod('ns-web', '1Gi')))).patch).toBeUndefined();
     } finally {
       await server.shutdown();

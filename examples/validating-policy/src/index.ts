@@ -17,7 +17,7 @@ const webhook = createAdmissionWebhook({ policies: documents, namespaceLabels: (
 const container = (image: string) => ({ containers: [{ name: 'app', image }] });
 const cases: KubernetesObject[] = [
   { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'tools', namespace: 'default' }, spec: container('busybox:1.36') },
-  { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'team-a' }, spec: { template: { metadata: { name: 'web-pod' }, spec: container('ghcr.io/example/web:latest') } } },
+  { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'team-a' }, spec: { template: { metadata: { labels: { app: 'web' } }, spec: container('ghcr.io/example/web:latest') } } },
   { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'report', namespace: 'default' }, spec: { schedule: '0 * * * *', jobTemplate: { spec: { template: { spec: container('ghcr.io/example/report:2.0') } } } } },
 ];
 

@@ -6,7 +6,7 @@ describe('Kyverno ValidatingPolicy example', () => {
     const answers = await run();
     expect(answers.map(({ object, response }) => [object, response.allowed, response.status?.message, response.warnings])).toEqual([
       ['Pod/default/tools', true, undefined, ['Policy trusted-registries failed: images must come from ghcr.io or registry.example.com']],
-      ['Deployment/team-a/web', false, 'Policy disallow-latest-tag failed: pod web-pod needs an image tag other than latest for: app; Policy require-owner failed: team-a objects need an owner label', undefined],
+      ['Deployment/team-a/web', false, 'Policy disallow-latest-tag failed: Deployment web needs an image tag other than latest for: app; Policy require-owner failed: team-a objects need an owner label', undefined],
       ['CronJob/default/report', true, undefined, undefined],
     ]);
   });

@@ -1,6 +1,8 @@
 // Every entry point under bundler resolution (the `import` conditions and .d.ts files), and the matchers' types.
 import '@verdict/testing/vitest';
 import { describe, expect, it } from 'vitest';
+import { compileCel } from '@verdict/cel';
+import { buildCel } from '@verdict/cel/internal';
 import { EXIT } from '@verdict/cli';
 import { createJobAdmission, type JobPayload } from '@verdict/ci';
 import { compilePolicies, parsePolicyDocuments, type Decision } from '@verdict/core';
@@ -29,6 +31,8 @@ describe('a bundler-resolution project', () => {
     const decision: Decision = compilePolicies(parsePolicyDocuments(LIMIT)).evaluate({ object: { memory: '2Gi' } });
     expect(decision).toBeDenied('too big');
     expect(decision).not.toBeAllowed();
+    expect(compileCel('object.memory == "2Gi"').evaluate({ object: { memory: '2Gi' } })).toBe(true);
+    expect(typeof buildCel).toBe('function');
     const webhook = createAdmissionWebhook({ policies: LIMIT.replace('object.memory', 'object.metadata.annotations.memory') });
     const review = admissionReviewFor({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', annotations: { memory: '2Gi' } } });
     expect(await webhook.review(review)).toBeDenied(/too big/);

@@ -1,5 +1,7 @@
 // Every entry point from CommonJS, type-checked against the .d.cts files and run against the .cjs builds.
 import assert = require('node:assert/strict');
+import cel = require('@verdict/cel');
+import celInternal = require('@verdict/cel/internal');
 import cli = require('@verdict/cli');
 import ci = require('@verdict/ci');
 import core = require('@verdict/core');
@@ -16,6 +18,8 @@ import testingSpinnaker = require('@verdict/testing/spinnaker');
 const policies = 'kind: Policy\napiVersion: verdict.dev/v1\nmetadata: {name: x}\nspec: {validate: [{name: r, rule: false, message: no}]}\n';
 const decision: core.Decision = core.compilePolicies(core.parsePolicyDocuments(policies)).evaluate({});
 assert.equal(decision.allowed, false);
+assert.equal(cel.compileCel('a.size() > 1').evaluate({ a: [1, 2] }), true);
+assert.equal(typeof celInternal.buildCel, 'function');
 const review: kubernetes.AdmissionReview = testingKubernetes.admissionReviewFor({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' } });
 assert.equal(review.request.operation, 'CREATE');
 assert.equal(typeof kubernetes.createAdmissionWebhook, 'function');

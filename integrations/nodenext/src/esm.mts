@@ -1,5 +1,7 @@
 // Every entry point from an ES module, type-checked against the .d.ts files and run against the .js builds.
 import assert from 'node:assert/strict';
+import { CelError, compileCel } from '@verdict/cel';
+import { buildCel } from '@verdict/cel/internal';
 import { main as cli } from '@verdict/cli';
 import { createJobAdmission } from '@verdict/ci';
 import { compilePolicies, parsePolicyDocuments, PolicyLoadError, type Decision } from '@verdict/core';
@@ -17,6 +19,9 @@ import { LIMIT, POD, SUITE } from './policies.mjs';
 const decision: Decision = compilePolicies(parsePolicyDocuments(LIMIT)).evaluate({ object: { memory: '2Gi' } });
 assert.equal(decision.allowed, false);
 assert.throws(() => compilePolicies([{ kind: 'Nope' }]), PolicyLoadError);
+assert.equal(compileCel("'web-1'.matches('^web-')").evaluate(), true);
+assert.throws(() => compileCel('1 +'), CelError);
+assert.equal(typeof buildCel, 'function');
 
 const webhook = createAdmissionWebhook({ policies: LIMIT.replace('object.memory', 'object.metadata.annotations.memory') });
 const review: AdmissionReview = admissionReviewFor({ ...POD, metadata: { ...POD.metadata, annotations: { memory: '2Gi' } } });

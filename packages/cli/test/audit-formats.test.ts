@@ -52,7 +52,7 @@ describe('-o sarif', () => {
   it('describes each policy as a rule with help text, and points every result at its rule', async () => {
     const { log } = await setup();
     const rules = log.runs[0]!.tool.driver.rules;
-    expect(rules.map((x) => x.id)).toEqual(['K8sRequiredLabels/must-have-owner', 'Policy/no-latest-tag', 'verdict/unreadable-manifest', 'verdict/input-error']);
+    expect(rules.map((x) => x.id)).toEqual(['K8sRequiredLabels/must-have-owner', 'Policy/no-latest-tag', 'verdict/unreadable-manifest', 'verdict/manifest-warning', 'verdict/input-error']);
     expect(rules[0]!.help.text).toBe('Objects must carry the required labels.\n\nEnforcement: deny, denies admission (error).\n\nRules:\n- has-labels: every required label is present');
     for (const result of log.runs[0]!.results) expect(rules[result.ruleIndex!]!.id).toBe(result.ruleId);
   });

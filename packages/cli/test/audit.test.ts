@@ -30,7 +30,7 @@ describe('verdict audit over a folder of manifests', () => {
       'manifests/cluster/dump.yaml:16 ClusterRole viewer',
       'manifests/data/pods.json:5 Pod json-ok',
       'manifests/data/pods.json:11 Pod json-bad',
-      'manifests/kustomization.yaml:1  ',
+      'manifests/kustomization.yaml:1 Kustomization ',
     ]);
   });
 
@@ -105,7 +105,7 @@ describe('verdict audit input and usage', () => {
     const line = /^verdict audit stats: (\{.*\})\n$/.exec(r.stderr);
     expect(line).not.toBeNull();
     const stats = JSON.parse(line![1]!) as Record<string, number>;
-    expect(Object.keys(stats)).toEqual(['files', 'objects', 'loadMs', 'readMs', 'decideMs', 'writeMs', 'objectsPerSecond']);
+    expect(Object.keys(stats)).toEqual(['files', 'objects', 'skipped', 'loadMs', 'readMs', 'decideMs', 'writeMs', 'objectsPerSecond']);
     expect(stats).toMatchObject({ files: 2, objects: 3 });
     expect((await audit(['-p', 'policies', 'manifests/apps', '-o', 'json'])).stderr).toBe('');
   });

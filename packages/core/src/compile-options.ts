@@ -3,7 +3,7 @@
  * and what it makes of each policy (`CompiledPolicy`, the form evaluate.ts and
  * selection.ts run).
  */
-import type { CelOptions } from './cel/context.js';
+import type { CelOptions } from './languages/cel-context.js';
 import { VerdictError } from './errors.js';
 import type { MergeRules } from './merge.js';
 import type { PatchType } from './mutate.js';
@@ -50,6 +50,13 @@ export interface CompileOptions {
    */
   parameterSets?: (policy: { readonly kind: string; readonly name: string; readonly document: object }) => ParameterSetResolver | undefined;
   /**
+   * The input a policy's rules and matchConditions read, when it differs from the input its `match` reads (the
+   * Kubernetes adapter gives Gatekeeper constraints the deleted object as `object` on DELETE, as Gatekeeper's
+   * webhook does). Called once per policy at load; a returned function is called per evaluation with the input
+   * (it must not modify it, and should return it as it is when there is nothing to change).
+   */
+  inputView?: (policy: { readonly kind: string; readonly name: string; readonly document: object }) => InputView | undefined;
+  /**
    * Cost budget of one `evaluate` call, in units (about one per list element
    * visited, one per ten characters scanned or built; docs/security.md).
    * Default `DEFAULT_COST_BUDGET` (10,000,000); `Infinity` disables it.
@@ -87,6 +94,9 @@ export function limitOption(options: CompileOptions, key: 'costBudget' | 'maxVio
   return value;
 }
 
+/** The input a policy's rules read, for one input (see {@link CompileOptions.inputView}). */
+export type InputView = (input: Record<string, unknown>) => Record<string, unknown>;
+
 /** Gives the parameter objects a policy is evaluated with, for one input (see {@link CompileOptions.parameterSets}). */
 export type ParameterSetResolver = (input: Readonly<Record<string, unknown>>) => ReadonlyArray<Readonly<Record<string, unknown>>>;
 
@@ -119,6 +129,8 @@ export interface CompiledPolicy {
   memo?: SelectionMemo;
   /** Evaluation-time parameter sets (see {@link CompileOptions.parameterSets}). */
   parameterSets?: ParameterSetResolver;
+  /** The input its rules read (see {@link CompileOptions.inputView}); absent: the input itself. */
+  view?: InputView;
   /** Shared, frozen traces for the outcomes that do not depend on the input. */
   outcomes: { noEntries: SelectionTrace; noMatch: SelectionTrace };
   info: PolicyInfo;

@@ -26,7 +26,7 @@ import { PolicySet } from './evaluate.js';
 
 export type { CompiledMutate, CompiledValidate, TemplateUnit } from './template-unit.js';
 export type { Variant } from './variants.js';
-export { hasLimits, type CompiledEntry, type CompiledPolicy, type CompileOptions, type EvaluationLimits, type ParameterSetResolver } from './compile-options.js';
+export { hasLimits, type CompiledEntry, type CompiledPolicy, type CompileOptions, type EvaluationLimits, type InputView, type ParameterSetResolver } from './compile-options.js';
 import { DEFAULT_MAX_MESSAGE_LENGTH, DEFAULT_MAX_VIOLATIONS, limitOption, type CompiledEntry, type CompiledPolicy, type CompileOptions } from './compile-options.js';
 
 const GATEKEEPER_CONSTRAINTS = /^constraints\.gatekeeper\.sh\//;
@@ -250,6 +250,8 @@ class Loader {
     if (selectionKey) policy.memo = new SelectionMemo(selectionKey);
     const sets = this.options.parameterSets?.({ kind, name, document: doc });
     if (sets) policy.parameterSets = sets;
+    const view = this.options.inputView?.({ kind, name, document: doc });
+    if (view) policy.view = view;
     this.policies.push(policy);
   }
 

@@ -10,7 +10,7 @@ import { lintPolicies, type LintFinding } from './lint.js';
 import type { Scope } from './logic/scope.js';
 import type { CowDocument, PatchOperation } from './mutate.js';
 import { mutatePhase } from './mutate-phase.js';
-import { omittedOf, Run, validatePhase, type Active, type RunLimits } from './phases.js';
+import { matchConditions, omittedOf, Run, validatePhase, type Active, type RunLimits } from './phases.js';
 import { choose, noMatch } from './selection.js';
 import type { PolicyIndex } from './selectors/policy-index.js';
 import type { MatchDialect } from './selectors/types.js';
@@ -83,7 +83,7 @@ export class PolicySet {
     let patch: PatchOperation[] = [];
     try {
       for (let c = 0; c < candidates.length; c++) {
-        const runs = this.select(candidates[c]!, input, run, explain);
+        const runs = this.select(candidates[c]!, input, run, { explain, mutate: options.mutate !== false });
         if (runs === undefined) continue;
         if (Array.isArray(runs)) for (let r = 0; r < runs.length; r++) active.push(runs[r]!);
         else active.push(runs as Active);
@@ -116,16 +116,20 @@ export class PolicySet {
 
   /**
    * Matching, parameterSelection and matchConditions for one policy: the runs that apply, one per parameter set
-   * (a single run is returned as it is, not in a list: no array per policy and review).
+   * (a single run is returned as it is, not in a list: no array per policy and review). The matchConditions of a
+   * policy that mutates are left to the mutation phase.
    */
-  private select(policy: CompiledPolicy, input: Record<string, unknown>, run: Run, explain: boolean): Active | readonly Active[] | undefined {
+  private select(policy: CompiledPolicy, input: Record<string, unknown>, run: Run, how: { explain: boolean; mutate: boolean }): Active | readonly Active[] | undefined {
     const scope: Scope = { input, parameters: policy.base.parameters, element: undefined, hasElement: false, overlay: true, meter: run.meter };
-    const trace = choose(policy, scope, run, explain);
+    const trace = choose(policy, scope, run, how.explain);
+    // A policy that mutates meets its matchConditions at its turn in the mutation phase, on the object as it is then.
+    const conditions = how.mutate && policy.template.mutate.length > 0 && policy.template.matchConditions.length > 0 ? deferred : matchConditions;
     run.trace.push(trace);
     // Only a policy whose parameters were chosen has them in its trace.
     if (trace.parameters === undefined) return undefined;
+    if (policy.view) scope.input = policy.view(input);
     const active: Active = { policy, scope, trace };
-    if (!policy.parameterSets) return matchConditions(active, run) ? active : undefined;
+    if (!policy.parameterSets) return conditions(active, run) ? active : undefined;
     let sets: ReadonlyArray<Readonly<Record<string, unknown>>>;
     try {
       sets = policy.parameterSets(input);
@@ -135,14 +139,14 @@ export class PolicySet {
       run.fail(policy, 'MATCH_ERROR', `unable to resolve parameters: ${trace.error}`);
       return undefined;
     }
-    if (sets.length === 0) return noMatch(policy, run, 'no parameters were found for it') && matchConditions(active, run) ? active : undefined;
+    if (sets.length === 0) return noMatch(policy, run, 'no parameters were found for it') && conditions(active, run) ? active : undefined;
     if (sets.length === 1) {
       // One parameter set (the usual binding): this trace and scope, no copies.
       trace.parameters = sets[0]!;
       trace.parameterSet = 0;
       scope.parameters = sets[0]!;
       const one: Active = { policy, scope, trace, parameterSet: 0 };
-      return matchConditions(one, run) ? one : undefined;
+      return conditions(one, run) ? one : undefined;
     }
     run.trace.pop();
     const out: Active[] = [];
@@ -150,45 +154,17 @@ export class PolicySet {
       const t: PolicyTrace = { ...trace, parameters, parameterSet: i, rules: [] };
       run.trace.push(t);
       const each: Active = { policy, scope: { ...scope, parameters }, trace: t, parameterSet: i };
-      if (matchConditions(each, run)) out.push(each);
+      if (conditions(each, run)) out.push(each);
     });
     return out;
   }
 
 }
 
-/**
- * CEL `spec.matchConditions`, as the API server evaluates them: any false → not matched (trace), even when
- * another one failed; all true → the policy applies; an error and none false → the policy's failurePolicy.
- */
-function matchConditions(a: Active, run: Run): boolean {
-  const conditions = a.policy.template.matchConditions;
-  let failed: string | undefined;
-  for (let i = 0; i < conditions.length; i++) {
-    const c = conditions[i]!;
-    let ok: unknown;
-    try {
-      ok = c.test(undefined, a.scope);
-    } catch (error) {
-      if (error instanceof BudgetExceeded) throw error;
-      failed ??= `matchCondition "${c.name}": ${(error as Error).message}`;
-      continue;
-    }
-    if (ok !== true) {
-      a.trace.matched = false;
-      a.trace.mismatch = { at: `/spec/matchConditions/${i}`, selector: `matchCondition "${c.name}": ${c.expression}` };
-      return false;
-    }
-  }
-  if (failed === undefined) return true;
-  if (a.policy.template.cel.context.profile?.matchConditionErrors === 'skip') {
-    a.trace.matched = false;
-    a.trace.mismatch = { at: '/spec/matchConditions', selector: `${failed} (a matchCondition error skips the policy)` };
-    return false;
-  }
-  a.trace.error = failed;
-  run.fail(a.policy, 'MATCH_ERROR', failed, { parameterSet: a.parameterSet });
-  return false;
+/** matchConditions left to the mutation phase: the run is kept, marked. */
+function deferred(a: Active): boolean {
+  a.deferred = true;
+  return true;
 }
 
 /** The decision of an evaluation stopped by its budget: what was found so far, not allowed, no patch. */

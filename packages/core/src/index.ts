@@ -6,7 +6,7 @@
  * @packageDocumentation
  */
 export { parsePolicyDocuments, sourceLocation, type ParseOptions, type PolicyDocument } from './parse.js';
-export { compilePolicies, type CompileOptions, type EvaluationLimits, type ParameterSetResolver } from './compile.js';
+export { compilePolicies, type CompileOptions, type EvaluationLimits, type InputView, type ParameterSetResolver } from './compile.js';
 export { DEFAULT_COST_BUDGET } from './budget.js';
 export type { DocumentTranslator, TranslatedDocument, TranslatedUnit, TranslationContext } from './translate.js';
 export { loadPolicySet, type PolicySource } from './load.js';
@@ -16,17 +16,18 @@ export type {
   Decision, DecisionError, DecisionErrorCode, EnforcementAction, EvaluateOptions, NoMatchAction, ParameterSelectionBehavior,
   PolicyInfo, PolicyTrace, RuleTrace, SelectionTrace, SelectorMismatch, Violation, Annotation,
 } from './types.js';
-export { diffPatch, type PatchOperation, type PatchOp, type PatchType } from './mutate.js';
+export { diffPatch, PatchTestFailed, type PatchOperation, type PatchOp, type PatchType } from './mutate.js';
 export {
   compileLabelSelector, formatLabelSelector, labelKeyError, matchLabelSelector, parseLabelSelector, validateLabelSelector,
   type CompiledLabelSelector, type LabelSelector, type LabelSelectorOperator, type LabelSelectorRequirement, type Labels, type SelectorIssue,
 } from './labels.js';
 export { mergeParameters, type MergeRules, type MergeStrategy } from './merge.js';
 export { compileLogic, type CompiledLogic } from './logic/compile.js';
-export { compileCel, type CompiledCel, type CompileCelOptions } from './cel/public.js';
-export type { CelOptions } from './cel/context.js';
-export type { CelConstant, CelFunction, CelOverride, CelType } from './cel/env.js';
-export type { CelProfile, FailedValidation } from './cel/rule.js';
+export { compileCel, type CompiledCel, type CompileCelOptions } from './languages/cel-compat.js';
+export type { CelOptions } from './languages/cel-context.js';
+export type { CelConstant, CelFunction, CelOverride, CelType } from '@verdict/cel';
+export { ContainerImage, NEWEST_KUBERNETES_VERSION, parseContainerImage } from '@verdict/cel';
+export type { CelProfile, FailedValidation } from './languages/cel-rule.js';
 export { ComparisonError } from './logic/compare.js';
 export { parseQuantity } from './quantity.js';
 export { globMatcher, anyGlobMatcher, isGlob, type StringMatcher } from './patterns/glob.js';

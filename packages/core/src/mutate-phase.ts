@@ -2,16 +2,20 @@
  * The mutation phase: every active policy's mutate rules in policy order on a
  * copy-on-write view of the input, each rule atomic. A rule's patch is written
  * (templated operations) or computed (a CEL expression turned into operations
- * by its patch type). Policies with `reinvocationPolicy: IfNeeded` run once
- * more when a later policy changed the target after them, as the Kubernetes
- * API server reinvokes admission plugins; before each run that follows a
- * change, the policy's matchConditions are evaluated again on the object as it
- * is then.
+ * by its patch type). As the API server's MutatingAdmissionPolicy dispatcher
+ * (policy/mutating/dispatcher.go) runs them:
+ * - a policy's matchConditions are evaluated at its turn, on the object as
+ *   the policies before it left it (false: it does not run);
+ * - policies with `reinvocationPolicy: IfNeeded` that ran are run once more,
+ *   in order, when a mutation of the first pass was applied (the API server
+ *   reinvokes the admission chain once, and then every reinvocable policy
+ *   invoked before), each after its matchConditions on the object as it is
+ *   then; not when a mutation failed the request.
  */
-import { BudgetExceeded } from './budget.js';
+import { computedVariables } from './languages/cel-rule.js';
 import { truthy } from './logic/scope.js';
 import { CowDocument, PatchTestFailed, type PatchOperation } from './mutate.js';
-import { passBudget, resolverFor, type Active, type Run } from './phases.js';
+import { evaluateConditions, matchConditions, passBudget, resolverFor, type Active, type Run } from './phases.js';
 import type { CompiledMutate } from './template-unit.js';
 import type { RuleTrace } from './types.js';
 import { toPointer } from './util/object.js';
@@ -22,54 +26,108 @@ interface Pass {
   readonly input: Record<string, unknown>;
   readonly target: readonly string[];
   readonly run: Run;
-  /** Operations emitted so far that change the target (every kind but `test`). */
-  changes: number;
+  /** Rules applied without an error so far (a `test` that did not hold included, as the API server counts it). */
+  applied: number;
 }
 
 /** Applies every active policy's mutate rules in order (reinvoking `IfNeeded` policies once); each rule is atomic. */
 export function mutatePhase(active: readonly Active[], input: Record<string, unknown>, target: readonly string[], run: Run): { doc: CowDocument | undefined; patch: PatchOperation[] } {
-  const pass: Pass = { doc: undefined, patch: [], input, target, run, changes: 0 };
-  /** `IfNeeded` policies, with the change count after their run: reinvoked when a later policy changed more. */
-  const reinvocable: Array<{ a: Active; after: number }> = [];
+  const pass: Pass = { doc: undefined, patch: [], input, target, run, applied: 0 };
+  /** `IfNeeded` policies that ran in the first pass. */
+  let reinvocable: Active[] | undefined;
+  const errors = run.errors.length;
   for (const a of active) {
     if (a.policy.template.mutate.length === 0) continue;
-    const before = pass.changes;
-    runPolicy(a, pass, before > 0);
-    if (a.policy.template.reinvocation === 'IfNeeded') reinvocable.push({ a, after: pass.changes });
+    if (!runPolicy(a, pass)) continue;
+    if (a.policy.template.reinvocation === 'IfNeeded') (reinvocable ??= []).push(a);
   }
-  for (const { a, after } of reinvocable) if (pass.changes > after) runPolicy(a, pass, true, 'reinvoked: a later policy changed the object');
+  if (reinvocable && pass.applied > 0 && !failedRequest(run, errors)) {
+    for (const a of reinvocable) runPolicy(a, pass, 'reinvoked: a mutation was applied after it ran');
+  }
   return { doc: pass.doc, patch: pass.patch };
 }
 
-function runPolicy(a: Active, pass: Pass, changed: boolean, note?: string): void {
-  if (changed && !stillMatches(a, pass)) return;
-  for (const rule of a.policy.template.mutate) {
-    a.scope.input = pass.doc ? pass.doc.root : pass.input;
+/** An error recorded since `from` that denies (a failurePolicy Fail): the API server stops the chain there. */
+function failedRequest(run: Run, from: number): boolean {
+  for (let i = from; i < run.errors.length; i++) if (!run.errors[i]!.ignored) return true;
+  return false;
+}
+
+/** Runs a policy's mutate rules after its matchConditions on the object as it is now; false when they did not hold. */
+function runPolicy(a: Active, pass: Pass, note?: string): boolean {
+  a.scope.input = inputOf(a, pass);
+  if (note !== undefined) {
+    if (!stillMatches(a, pass)) return false;
+  } else if (a.deferred && !matchConditions(a, pass.run)) {
+    // Not matched at its turn: its other rules (validations, annotations) do not run either.
+    a.unmatched = true;
+    return false;
+  }
+  const rules = a.policy.template.mutate;
+  const start = a.policy.template.mutationUnit === 'policy' ? policyStart(a, pass) : undefined;
+  for (let i = 0; i < rules.length; i++) {
+    const rule = rules[i]!;
+    a.scope.input = inputOf(a, pass);
     const entry: RuleTrace = { rule: rule.name, type: 'mutate', result: 'pass' };
     if (note) entry.message = note;
     a.trace.rules.push(entry);
     runRule(a, rule, entry, pass);
+    if (start && entry.result === 'error') {
+      undoPolicy(a, pass, start, rule.name);
+      for (const later of rules.slice(i + 1)) a.trace.rules.push({ rule: later.name, type: 'mutate', result: 'skipped', message: `not evaluated: ${rule.name} of the policy failed` });
+      break;
+    }
+  }
+  // The variables its mutations computed (a later evaluation on another object may compute none).
+  const variables = computedVariables(a.scope);
+  if (variables) a.trace.variables = variables;
+  return true;
+}
+
+interface PolicyStart {
+  root: Record<string, unknown>;
+  patch: number;
+  applied: number;
+  traced: number;
+  rules: number;
+}
+
+/** Where a policy whose mutate rules apply together started (`mutationUnit: policy`). */
+function policyStart(a: Active, pass: Pass): PolicyStart {
+  const doc = (pass.doc ??= new CowDocument(pass.input, pass.target));
+  return { root: doc.begin(), patch: pass.patch.length, applied: pass.applied, traced: a.trace.patch?.length ?? 0, rules: a.trace.rules.length };
+}
+
+/** Undoes every operation the policy applied in this run; its rules that had applied are traced as undone. */
+function undoPolicy(a: Active, pass: Pass, start: PolicyStart, failed: string): void {
+  pass.doc!.rollback(start.root);
+  pass.patch.length = start.patch;
+  pass.applied = start.applied;
+  if (a.trace.patch) a.trace.patch.length = start.traced;
+  for (const entry of a.trace.rules.slice(start.rules)) {
+    if (entry.result !== 'pass') continue;
+    entry.result = 'skipped';
+    entry.message = `undone: ${failed} of the policy failed`;
   }
 }
 
-/** After an earlier change: the policy's matchConditions on the object as it is now (false or an error: its rules do not run). */
+/** The input as the mutations left it, as the policy reads it. */
+function inputOf(a: Active, pass: Pass): Record<string, unknown> {
+  const input = pass.doc ? pass.doc.root : pass.input;
+  return a.policy.view ? a.policy.view(input) : input;
+}
+
+/** On reinvocation: the policy's matchConditions on the object as it is now (false or an error: its rules do not run again). */
 function stillMatches(a: Active, pass: Pass): boolean {
-  a.scope.input = pass.doc ? pass.doc.root : pass.input;
-  for (const c of a.policy.template.matchConditions) {
-    let ok: unknown;
-    try {
-      ok = c.test(undefined, a.scope);
-    } catch (error) {
-      if (error instanceof BudgetExceeded) throw error;
-      pass.run.fail(a.policy, 'MATCH_ERROR', `matchCondition "${c.name}": ${(error as Error).message}`, { parameterSet: a.parameterSet });
-      return false;
-    }
-    if (ok !== true) {
-      for (const rule of a.policy.template.mutate) a.trace.rules.push({ rule: rule.name, type: 'mutate', result: 'skipped', message: `matchCondition "${c.name}" is false for the object as earlier mutations left it` });
-      return false;
-    }
+  const outcome = evaluateConditions(a);
+  if (outcome.holds) return true;
+  if (outcome.failed !== undefined) {
+    if (a.policy.template.cel.context.profile?.matchConditionErrors !== 'skip') pass.run.fail(a.policy, 'MATCH_ERROR', outcome.failed, { parameterSet: a.parameterSet });
+    return false;
   }
-  return true;
+  const c = a.policy.template.matchConditions[outcome.index]!;
+  for (const rule of a.policy.template.mutate) a.trace.rules.push({ rule: rule.name, type: 'mutate', result: 'skipped', message: `not reinvoked: matchCondition "${c.name}" is false for the object as the mutations left it` });
+  return false;
 }
 
 function runRule(a: Active, rule: CompiledMutate, entry: RuleTrace, pass: Pass): void {
@@ -102,7 +160,8 @@ function runRule(a: Active, rule: CompiledMutate, entry: RuleTrace, pass: Pass):
     try {
       computed = rule.computed.patchType(rule.computed.value(undefined, a.scope), current);
     } catch (error) {
-      failed(error, ' was not applied');
+      if (error instanceof PatchTestFailed) notApplied(entry, error, pass);
+      else failed(error, ' was not applied');
       return;
     }
   }
@@ -117,17 +176,21 @@ function runRule(a: Active, rule: CompiledMutate, entry: RuleTrace, pass: Pass):
   } catch (error) {
     doc.rollback(saved);
     if (computed && error instanceof PatchTestFailed) {
-      // A computed patch whose test fails is not applied (RFC 6902); the API server admits the object unchanged.
-      entry.result = 'skipped';
-      entry.message = `not applied: ${error.message}`;
+      notApplied(entry, error, pass);
       return;
     }
     failed(error, ' was not applied');
     return;
   }
-  for (const op of emitted) {
-    pass.patch.push(op);
-    if (op.op !== 'test') pass.changes++;
-  }
+  pass.applied++;
+  for (const op of emitted) pass.patch.push(op);
   (a.trace.patch ??= []).push(...emitted);
+  if (emitted.length > 0) entry.patch = emitted;
+}
+
+/** A computed patch whose test fails is not applied (RFC 6902); the API server admits the object unchanged, without an error. */
+function notApplied(entry: RuleTrace, error: PatchTestFailed, pass: Pass): void {
+  entry.result = 'skipped';
+  entry.message = `not applied: ${error.message}`;
+  pass.applied++;
 }

@@ -24,7 +24,8 @@ export interface PatchOperation {
 /**
  * Turns the JSON value of a computed mutation (a CEL `expression` of a mutate rule) into RFC 6902
  * operations relative to the mutation target, given the target as it is now (never modify it).
- * Throws an `Error` when the value cannot be applied; the rule is then not applied.
+ * Throws an `Error` when the value cannot be applied; the rule is then not applied. Throws
+ * {@link PatchTestFailed} when a test in the value fails: the rule is skipped and changes nothing.
  */
 export type PatchType = (value: unknown, target: unknown) => readonly PatchOperation[];
 
@@ -140,7 +141,10 @@ function safeSegments(pointer: string): string[] {
   return segments;
 }
 
-/** A `test` operation found another value: the patch it belongs to is not applied (RFC 6902 section 5). */
+/**
+ * A `test` operation found another value: the patch it belongs to is not applied (RFC 6902 section 5).
+ * A {@link PatchType} throws it to leave the object unchanged without an error.
+ */
 export class PatchTestFailed extends Error {}
 
 const OPS: ReadonlySet<string> = new Set(['add', 'remove', 'replace', 'move', 'copy', 'test']);

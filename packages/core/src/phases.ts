@@ -3,7 +3,7 @@
  * on a copy-on-write view of the input, then validations on the result. A
  * {@link Run} collects what the decision reports.
  */
-import { computedVariables, type CelProfile, type FailedValidation } from './cel/rule.js';
+import { computedVariables, type CelProfile, type FailedValidation } from './languages/cel-rule.js';
 import { BudgetExceeded, type CostMeter } from './budget.js';
 import { ComparisonError } from './logic/compare.js';
 import { truthy, rootStep, type Fn, type Scope } from './logic/scope.js';
@@ -20,6 +20,10 @@ export interface Active {
   trace: PolicyTrace;
   /** With evaluation-time parameter sets: the index of this run's set. */
   parameterSet?: number;
+  /** Its matchConditions are evaluated when the mutation phase reaches it (a policy that mutates). */
+  deferred?: true;
+  /** Its matchConditions did not hold (or failed) in the mutation phase: its other rules do not run. */
+  unmatched?: true;
 }
 
 /** Reads a template path from the scope: `undefined` when any step is missing. */
@@ -213,10 +217,56 @@ function holds(rule: Fn, scope: Scope, entry: RuleTrace, element?: number): bool
   }
 }
 
+/** The outcome of a policy's matchConditions: all true, the first false one, or the first error (when none is false). */
+export type ConditionsOutcome = { holds: true } | { holds: false; index: number; failed?: undefined } | { holds: false; failed: string };
+
+/** CEL `spec.matchConditions` as the API server evaluates them: any false wins over an error. */
+export function evaluateConditions(a: Active): ConditionsOutcome {
+  const conditions = a.policy.template.matchConditions;
+  let failed: string | undefined;
+  for (let i = 0; i < conditions.length; i++) {
+    const c = conditions[i]!;
+    let ok: unknown;
+    try {
+      ok = c.test(undefined, a.scope);
+    } catch (error) {
+      if (error instanceof BudgetExceeded) throw error;
+      failed ??= `matchCondition "${c.name}": ${(error as Error).message}`;
+      continue;
+    }
+    if (ok !== true) return { holds: false, index: i };
+  }
+  return failed === undefined ? { holds: true } : { holds: false, failed };
+}
+
+/**
+ * A policy's matchConditions for its run: any false → not matched (trace), even when another one failed; all true →
+ * the policy applies; an error and none false → the policy's failurePolicy (or skipped, when its profile says so).
+ */
+export function matchConditions(a: Active, run: Run): boolean {
+  const outcome = evaluateConditions(a);
+  if (outcome.holds) return true;
+  if (outcome.failed === undefined) {
+    const c = a.policy.template.matchConditions[outcome.index]!;
+    a.trace.matched = false;
+    a.trace.mismatch = { at: `/spec/matchConditions/${outcome.index}`, selector: `matchCondition "${c.name}": ${c.expression}` };
+    return false;
+  }
+  if (a.policy.template.cel.context.profile?.matchConditionErrors === 'skip') {
+    a.trace.matched = false;
+    a.trace.mismatch = { at: '/spec/matchConditions', selector: `${outcome.failed} (a matchCondition error skips the policy)` };
+    return false;
+  }
+  a.trace.error = outcome.failed;
+  run.fail(a.policy, 'MATCH_ERROR', outcome.failed, { parameterSet: a.parameterSet });
+  return false;
+}
+
 /** Runs every active policy's validate rules against `input` (the mutated input when something was patched). */
 export function validatePhase(active: readonly Active[], input: Record<string, unknown>, run: Run): void {
   for (const a of active) {
-    a.scope.input = input;
+    if (a.unmatched) continue;
+    a.scope.input = a.policy.view ? a.policy.view(input) : input;
     const profile = a.policy.template.cel.context.profile;
     let stopped = false;
     for (const rule of a.policy.template.validate) {

@@ -3,9 +3,9 @@
  * every constraint of the template: the parameters schema, definitions,
  * validate rules (with their message templates) and mutate rules.
  */
-import { unitCel, type CelOptions, type CelParameterRead, type UnitCel } from './cel/context.js';
-import { celCondition, celEvaluator, celFn, type CelContext } from './cel/rule.js';
-import type { ProblemCode } from './errors.js';
+import { unitCel, type CelOptions, type CelParameterRead, type UnitCel } from './languages/cel-context.js';
+import { celCondition, celEvaluator, celFn, type CelContext } from './languages/cel-rule.js';
+import type { Report } from './languages/report.js';
 import { LogicCompiler, LogicError, type CelHook, type PatternSite } from './logic/compile.js';
 import { parameterRead, type ParameterRead } from './logic/reads.js';
 import type { Fn } from './logic/scope.js';
@@ -16,8 +16,6 @@ import { compileTemplate, type CompiledTemplate } from './template.js';
 import { escapePointerSegment, isPlainObject, parsePathNotation, type JsonObject } from './util/object.js';
 import { didYouMean } from './util/suggest.js';
 
-/** Reports a load problem at a JSON pointer of the document being compiled. */
-export type Report = (path: string, code: ProblemCode, message: string) => void;
 
 export interface CompiledValidate {
   name: string;
@@ -78,6 +76,8 @@ export interface TemplateUnit {
   failurePolicy: 'Fail' | 'Ignore';
   /** `IfNeeded`: the mutate rules run once more when a later policy changed the target after them. */
   reinvocation: 'Never' | 'IfNeeded';
+  /** `policy`: the mutate rules apply together or not at all (the first error undoes the earlier ones); `rule` (default): each rule alone. */
+  mutationUnit: 'rule' | 'policy';
   /** The CEL context (for constraints' `when` selectors), and parameter paths CEL expressions read. */
   cel: { context: CelContext; hook: CelHook; parameterReads: CelParameterRead[] };
 }
@@ -105,6 +105,7 @@ export function compileTemplateUnit(spec: JsonObject, id: UnitSource, report: Re
     kind, name, validate: [], mutate: [], patternSites: [], matchConditions: [], annotations: [],
     failurePolicy: spec['failurePolicy'] === 'Ignore' ? 'Ignore' : 'Fail',
     reinvocation: spec['reinvocationPolicy'] === 'IfNeeded' ? 'IfNeeded' : 'Never',
+    mutationUnit: spec['mutationUnit'] === 'policy' ? 'policy' : 'rule',
     cel: { context: cel.context, hook: cel.hook, parameterReads: cel.parameterReads },
   };
   if (spec['parametersSchema'] !== undefined) {

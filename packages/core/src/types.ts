@@ -104,6 +104,8 @@ export interface RuleTrace {
   violations?: number;
   /** Why a rule errored or was skipped, or the first comparison without an answer that failed it. */
   message?: string;
+  /** For a mutate rule that changed something: the operations it contributed (the policy's `patch` holds them all). */
+  patch?: PatchOperation[];
 }
 
 /** What happened to one policy during an evaluation (`decision.trace`): match, parameter selection, rules. */

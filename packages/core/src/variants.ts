@@ -10,7 +10,8 @@ import { compileRegex } from './patterns/regex.js';
 import { pathExists } from './logic/scope.js';
 import { checkParameterKeys } from './parameter-reads.js';
 import { mergeParameters, type MergeRules } from './merge.js';
-import type { Report, TemplateUnit } from './template-unit.js';
+import type { Report } from './languages/report.js';
+import type { TemplateUnit } from './template-unit.js';
 import { deepClone, deepFreeze, parsePointer, type JsonObject } from './util/object.js';
 
 /** Parameters for one outcome of parameterSelection, merged, defaulted, validated and frozen. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { diffPatch, type PatchType } from '@verdict/core';
+import { diffPatch, PatchTestFailed, type PatchType } from '@verdict/core';
 import { load, loadProblems } from './helpers.js';
 
 function computed(name: string, rules: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}) {
@@ -36,7 +36,67 @@ describe('computed mutations (a mutate rule with a CEL expression)', () => {
     expect(load(docs('IfNeeded')).evaluate({})).toMatchObject({ mutated: { b: 'x', copied: 'x' } });
     const never = load(docs('Never')).evaluate({});
     expect(never.mutated).toEqual({ b: 'x' });
-    expect(load(docs('IfNeeded')).evaluate({}).trace[0]!.rules.map((r) => r.message)).toEqual([undefined, 'reinvoked: a later policy changed the object']);
+    expect(load(docs('IfNeeded')).evaluate({}).trace[0]!.rules.map((r) => r.message)).toEqual([undefined, 'reinvoked: a mutation was applied after it ran']);
+  });
+
+  it('reinvokes IfNeeded policies that ran when any mutation was applied, as the API server dispatcher does, and only once', () => {
+    const count = computed('count', [{ name: 'inc', expression: '[{"op": "add", "path": "/n", "value": has(input.n) ? input.n + 1 : 1}]' }], { reinvocationPolicy: 'IfNeeded' });
+    // Its own applied mutation is enough: the API server marks the object dirty and reinvokes every reinvocable policy invoked.
+    expect(load(count).evaluate({}).mutated).toEqual({ n: 2 });
+    // A rule that fails applies nothing: no reinvocation.
+    const failing = computed('count', [{ name: 'inc', expression: '[{"op": "remove", "path": "/missing"}]' }], { reinvocationPolicy: 'IfNeeded' });
+    expect(load(failing).evaluate({}).trace[0]!.rules).toHaveLength(1);
+    // A mutation that fails the request stops the chain there: no reinvocation, even after an applied one.
+    const failsAfter = [count, computed('z-broken', [{ name: 'r', expression: '[{"op": "remove", "path": "/missing"}]' }])].join('\n---\n');
+    const d = load(failsAfter).evaluate({});
+    expect(d.allowed).toBe(false);
+    expect(d.trace[0]!.rules).toHaveLength(1);
+  });
+
+  it('evaluates the matchConditions of a policy that mutates at its turn, on the input as earlier policies left it', () => {
+    const docs = [
+      computed('a-label', [{ name: 'set', expression: '[{"op": "add", "path": "/env", "value": "prod"}]' }]),
+      computed('b-prod-only', [{ name: 'mark', expression: '[{"op": "add", "path": "/marked", "value": true}]' }], { matchConditions: [{ name: 'prod', expression: 'has(input.env) && input.env == "prod"' }] }),
+    ].join('\n---\n');
+    expect(load(docs).evaluate({}).mutated).toEqual({ env: 'prod', marked: true });
+    // The other order: b runs first, on the input as received, and does not match.
+    const reversed = [
+      computed('a-prod-only', [{ name: 'mark', expression: '[{"op": "add", "path": "/marked", "value": true}]' }], { matchConditions: [{ name: 'prod', expression: 'has(input.env) && input.env == "prod"' }] }),
+      computed('b-label', [{ name: 'set', expression: '[{"op": "add", "path": "/env", "value": "prod"}]' }]),
+    ].join('\n---\n');
+    const d = load(reversed).evaluate({});
+    expect(d.mutated).toEqual({ env: 'prod' });
+    expect(d.trace[0]).toMatchObject({ matched: false, mismatch: { at: '/spec/matchConditions/0' }, rules: [] });
+  });
+
+  it('lets a patch type leave the input unchanged by throwing PatchTestFailed', () => {
+    const guarded: PatchType = () => {
+      throw new PatchTestFailed('the guard does not hold');
+    };
+    const d = load(computed('g', [{ name: 'r', expression: '{}', patchType: 'Guarded' }]), { patchTypes: { Guarded: guarded } }).evaluate({ a: 1 });
+    expect(d).toMatchObject({ allowed: true, errors: [], patch: [] });
+    expect(d.trace[0]!.rules[0]).toMatchObject({ result: 'skipped', message: 'not applied: the guard does not hold' });
+  });
+});
+
+describe('mutationUnit', () => {
+  const rules = [
+    { name: 'first', expression: '[{"op": "add", "path": "/a", "value": 1}]' },
+    { name: 'second', expression: '[{"op": "add", "path": "/missing/below", "value": 2}]' },
+    { name: 'third', expression: '[{"op": "add", "path": "/c", "value": 3}]' },
+  ];
+
+  it('policy: the first rule that fails undoes the earlier ones and stops the rest, leaving the input as it was', () => {
+    const d = load(computed('together', rules, { mutationUnit: 'policy', failurePolicy: 'Ignore' })).evaluate({ keep: true });
+    expect(d).toMatchObject({ allowed: true, patch: [] });
+    expect(d.mutated).toBeUndefined();
+    expect(d.trace[0]!.rules.map((r) => [r.rule, r.result])).toEqual([['first', 'skipped'], ['second', 'error'], ['third', 'skipped']]);
+  });
+
+  it('rule (the default): each rule applies alone, the others keep their operations', () => {
+    const d = load(computed('alone', rules, { failurePolicy: 'Ignore' })).evaluate({ keep: true });
+    expect(d.mutated).toEqual({ keep: true, a: 1, c: 3 });
+    expect(loadProblems(computed('bad', rules, { mutationUnit: 'all' }))[0]).toMatchObject({ path: '/spec/mutationUnit' });
   });
 });
 

@@ -36,6 +36,8 @@ function combine(policies: PolicySet, mutation: Decision, validation: Decision):
     const m = byPolicy.get(keyOf(t.kind, t.policy));
     byPolicy.delete(keyOf(t.kind, t.policy));
     const mutated = m ? m.rules.filter((r) => r.type === 'mutate') : [];
+    // A policy that mutates and did not match when its turn came (a matchCondition on the object as mutated so far) is traced as then.
+    if (m && !m.matched && t.rules.length === 0 && names.get(keyOf(t.kind, t.policy))?.size) return m;
     if (mutated.length === 0) return t;
     // A policy that mutated matched then, even if it no longer matches the mutated object (a matchCondition such as "no sidecar yet").
     const { mismatch: _mismatch, ...rest } = t;

@@ -3,6 +3,7 @@
  * apiserver would send it after `kubectl apply`/`delete`. For tests, the CLI
  * and examples.
  */
+import { applyApiServerDefaults } from './defaults/apply.js';
 import { AdmissionError } from './errors.js';
 import { isObject, own, str } from './read.js';
 import { API_VERSION } from './review.js';
@@ -31,6 +32,12 @@ export interface AdmissionReviewOptions {
   resource?: string | GroupVersionResource;
   /** Default: Create/Update/DeleteOptions for the operation, `null` for CONNECT. */
   options?: KubernetesObject | null;
+  /**
+   * Apply the API server's defaults for built-in kinds to `object` and `oldObject` first, as the API server does
+   * before any admission webhook sees them (a Deployment without `spec.replicas` gets 1). Default `false`: the objects
+   * as given. The inputs are not changed.
+   */
+  defaults?: boolean;
 }
 
 const CLUSTER_SCOPED = new Set([
@@ -69,8 +76,9 @@ function uuid(): string {
  */
 export function admissionReviewFor(object: KubernetesObject | null, options: AdmissionReviewOptions = {}): AdmissionReview {
   const operation: Operation = options.operation ?? (object === null ? 'DELETE' : options.oldObject ? 'UPDATE' : 'CREATE');
-  let current = isObject(object) ? object : null;
-  let old = isObject(options.oldObject) ? options.oldObject : null;
+  const prepare = options.defaults === true ? applyApiServerDefaults : <T>(value: T) => value;
+  let current = isObject(object) ? prepare(object) : null;
+  let old = isObject(options.oldObject) ? prepare(options.oldObject) : null;
   if (operation === 'DELETE' && old === null) {
     old = current;
     current = null;

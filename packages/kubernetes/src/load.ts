@@ -6,17 +6,24 @@
  * policies see, parameters resolved per request, and the ApplyConfiguration
  * patch type of MutatingAdmissionPolicies.
  */
-import { loadPolicySet, PolicySet, type CelProfile, type EvaluationLimits, type ParameterSetResolver, type PolicySource } from '@verdict/core';
+import { loadPolicySet, NEWEST_KUBERNETES_VERSION, PolicySet, type CelProfile, type EvaluationLimits, type ParameterSetResolver, type PolicySource } from '@verdict/core';
 import { kubernetesDialect, MUTATION_TARGET } from './dialect.js';
+import { gatekeeperInput, isGatekeeperConstraint } from './match-gatekeeper.js';
 import { AdmissionError } from './errors.js';
 import { ADMISSION_CEL_NAMES, ADMISSION_PARTIAL_ROOTS, admissionActivation } from './vap/activation.js';
 import { collectParams, ParamCache, type CollectedParams, type ParamLookup } from './vap/params.js';
 import { MUTATING_BINDING_KIND, register } from './vap/registry.js';
 import { kubernetesTranslator, type Translated } from './vap/translate.js';
 import { kyvernoProfile } from './kyverno/profile.js';
-import { applyConfiguration } from './map/apply.js';
+import { applyConfiguration, serverSideApplyConfiguration } from './map/apply.js';
+import { apiServerJsonPatch, MAP_JSON_PATCH } from './map/json-patch.js';
+import { MUTATING_POLICY_PROFILE } from './mpol/profile.js';
+import { SERVER_SIDE_APPLY } from './mpol/translate.js';
 import { mutatingProfile } from './map/library.js';
 import type { EvaluationMode } from './kyverno/translate.js';
+import { KINITIRAS_PATCH_TYPE, KinitirasRuntime, registerKinitiras } from './kinitiras/runtime.js';
+import { kinitirasDialect } from './kinitiras/select.js';
+import { kinitirasTranslator } from './kinitiras/translate.js';
 
 /** Options of {@link loadKubernetesPolicies}. */
 export interface KubernetesLoadOptions {
@@ -42,11 +49,31 @@ export interface KubernetesLoadOptions {
    * tests use them. `createAdmissionWebhook` sets it from its `mutating` option.
    */
   webhook?: 'validating' | 'mutating';
+  /**
+   * The Kubernetes version of the cluster the policies are for (`"1.30"`; default: the newest verdict knows,
+   * `NEWEST_KUBERNETES_VERSION`). The API server refuses a ValidatingAdmissionPolicy or Gatekeeper CEL
+   * template whose expressions use what its CEL environment lacks (a library of a later release, `cel.bind`,
+   * mixed list literals, an invalid duration literal); so does verdict, at load, with the file, line and
+   * column. Kyverno policies keep Kyverno's environment; MutatingAdmissionPolicies are not held to a version yet.
+   */
+  kubernetesVersion?: string;
 }
 
-function profile(translated: Translated, template: { document: object }): CelProfile | undefined {
+/** Compiled policy kinds whose rules mutate (refused by a validating webhook). */
+const MUTATING_KINDS = [MUTATING_BINDING_KIND, 'MutatingPolicy', 'NamespacedMutatingPolicy'];
+
+function profile(translated: Translated, template: { document: object }, kubernetesVersion: string): CelProfile | undefined {
   const kyverno = translated.kyverno.get(template.document);
   if (kyverno) return kyvernoProfile(kyverno.policy);
+  if (translated.kyvernoMutating.has(template.document)) return MUTATING_POLICY_PROFILE;
+  const admission = admissionProfile(translated, template);
+  // MutatingAdmissionPolicy expressions are compiled with their object constructions rewritten to map literals
+  // (map/construct.ts), whose values mix types: they are not held to a version's environment yet.
+  if (!admission || translated.templates.get(template.document)?.kind === 'map') return admission;
+  return { ...admission, kubernetesVersion };
+}
+
+function admissionProfile(translated: Translated, template: { document: object }): CelProfile | undefined {
   const origin = translated.templates.get(template.document);
   if (!origin) return undefined;
   if (origin.kind === 'gatekeeper') {
@@ -98,8 +125,8 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
   if (webhook !== undefined && webhook !== 'validating' && webhook !== 'mutating') throw new AdmissionError('INVALID_OPTIONS', `webhook must be "validating" or "mutating" (got ${JSON.stringify(webhook)})`);
   if (source instanceof PolicySet) {
     if (options.limits) loadPolicySet(source, options.limits); // core refuses limits for a compiled set, with its message
-    const binding = webhook === 'validating' ? source.policies.find((p) => p.kind === MUTATING_BINDING_KIND) : undefined;
-    if (binding) throw new AdmissionError('INVALID_OPTIONS', `the policy set holds ${MUTATING_BINDING_KIND} "${binding.name}", but a validating webhook never applies a mutation: create the webhook with mutating: true`);
+    const binding = webhook === 'validating' ? source.policies.find((p) => MUTATING_KINDS.includes(p.kind)) : undefined;
+    if (binding) throw new AdmissionError('INVALID_OPTIONS', `the policy set holds ${binding.kind} "${binding.name}", but a validating webhook never applies a mutation: create the webhook with mutating: true`);
     if (source.mutationTarget !== MUTATION_TARGET) {
       throw new AdmissionError('INVALID_OPTIONS', `the policy set patches "${source.mutationTarget || '(the whole input)'}", but admission patches must address the object; compile it with mutationTarget: "/object" and dialects: [kubernetesDialect]`);
     }
@@ -109,17 +136,26 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
   if (lookup !== undefined && typeof lookup !== 'function') throw new AdmissionError('INVALID_OPTIONS', 'params must be a ParamCache or a function ({apiVersion, kind, namespace?}) => objects | undefined');
   const evaluation = options.evaluation ?? 'admission';
   if (evaluation !== 'admission' && evaluation !== 'background' && evaluation !== 'all') throw new AdmissionError('INVALID_OPTIONS', `evaluation must be "admission", "background" or "all" (got ${JSON.stringify(evaluation)})`);
+  const kubernetesVersion = options.kubernetesVersion ?? NEWEST_KUBERNETES_VERSION;
   const { translator, translated } = kubernetesTranslator(kubernetesDialect, evaluation, { validating: webhook === 'validating' });
+  const kinitiras = new KinitirasRuntime();
   const set = loadPolicySet(source, {
     ...options.limits,
-    dialects: [kubernetesDialect],
+    dialects: [kubernetesDialect, kinitirasDialect],
     mutationTarget: MUTATION_TARGET,
-    translators: [translator],
-    cel: { profile: (template) => profile(translated, template) },
-    patchTypes: { ApplyConfiguration: applyConfiguration },
+    translators: [translator, kinitirasTranslator(kinitiras)],
+    cel: { profile: (template) => (kinitiras.templates.has(template.document) ? kinitiras.profile() : profile(translated, template, kubernetesVersion)) },
+    patchTypes: {
+      ApplyConfiguration: applyConfiguration,
+      [MAP_JSON_PATCH]: apiServerJsonPatch,
+      [SERVER_SIDE_APPLY]: serverSideApplyConfiguration,
+      [KINITIRAS_PATCH_TYPE]: kinitiras.patchType,
+    },
     parameterSets: (policy) => parameterSets(translated, policy.document, lookup),
+    inputView: (policy) => (isGatekeeperConstraint(policy.document) ? gatekeeperInput : undefined),
     ...(options.source ? { source: options.source } : {}),
   });
   register(set, translated.registry);
+  registerKinitiras(set, kinitiras);
   return set;
 }

@@ -250,3 +250,27 @@ export function compileGatekeeperMatch(block: Block, ctx: DialectContext): Selec
   if (key) for (let i = 0; i < parts.length; i++) parts[i] = { ...parts[i]!, key };
   return parts.length === 1 ? parts[0] : { all: parts };
 }
+
+/** Whether a policy document is a Gatekeeper constraint (`constraints.gatekeeper.sh/<version>`). */
+export function isGatekeeperConstraint(doc: object): boolean {
+  const apiVersion = (doc as { apiVersion?: unknown }).apiVersion;
+  return typeof apiVersion === 'string' && apiVersion.startsWith('constraints.gatekeeper.sh/');
+}
+
+/** The view of each DELETE input, made once per input. */
+const deleteViews = new WeakMap<object, Record<string, unknown>>();
+
+/**
+ * The input a Gatekeeper constraint's rules read: on DELETE, the object being deleted (`oldObject`) is
+ * `object`, as Gatekeeper's webhook sets it before any rule runs (pkg/webhook/policy.go:
+ * `req.AdmissionRequest.Object = req.AdmissionRequest.OldObject`). Other operations: the input itself.
+ */
+export function gatekeeperInput(input: Record<string, unknown>): Record<string, unknown> {
+  if (input['operation'] !== 'DELETE' || !isObject(input['oldObject'])) return input;
+  let view = deleteViews.get(input);
+  if (!view) {
+    view = { ...input, object: input['oldObject'] };
+    deleteViews.set(input, view);
+  }
+  return view;
+}

@@ -11,6 +11,8 @@ import { API_VERSION } from './review.js';
 import { expressionError, policyAnswer } from './vap/answer.js';
 import { kyvernoAnswer, mergeAnswers } from './kyverno/answer.js';
 import { mutatingAnswer } from './map/answer.js';
+import { kyvernoMutatingAnswer } from './mpol/answer.js';
+import { kinitirasAnswer } from './kinitiras/answer.js';
 import { registryOf } from './vap/registry.js';
 import type { AdmissionResponse, AdmissionReviewResponse } from './types.js';
 
@@ -28,6 +30,8 @@ export interface ResponseOptions {
    * (loaded by `loadKubernetesPolicies`): their entries are answered as the apiserver and Gatekeeper do.
    */
   policies?: PolicySet;
+  /** The request's object (namespace, name, kind), which a Kyverno MutatingPolicy's denial names. */
+  resource?: { namespace?: string | undefined; name?: string | undefined; kind?: string | undefined };
 }
 
 /** Audit annotation key recording errors admitted under failurePolicy Ignore. */
@@ -126,7 +130,10 @@ export function toAdmissionResponse(uid: string, decision: Decision, options: Re
   ) return review({ uid, allowed: true });
   const failurePolicy = options.failurePolicy ?? 'Fail';
   const registry = registryOf(options.policies);
-  const native = registry ? mergeAnswers(mutatingAnswer(decision, registry), mergeAnswers(policyAnswer(decision, registry), kyvernoAnswer(decision, registry))) : undefined; // undefined when nothing failed
+  const translatedAnswer = registry
+    ? mergeAnswers(mergeAnswers(mutatingAnswer(decision, registry), kyvernoMutatingAnswer(decision, registry, options.resource)), mergeAnswers(policyAnswer(decision, registry), kyvernoAnswer(decision, registry)))
+    : undefined;
+  const native = mergeAnswers(translatedAnswer, kinitirasAnswer(decision, options.policies)); // undefined when nothing failed
   const denials: string[] = [];
   const failures: string[] = [];
   const audit = new Map<string, string[]>();

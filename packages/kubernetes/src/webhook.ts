@@ -15,6 +15,7 @@ import { requestOf } from './review.js';
 import { didYouMean } from './suggest.js';
 import { namespaceToLookUp } from './toInput.js';
 import { evaluateRequest } from './evaluate.js';
+import { kinitirasOf } from './kinitiras/runtime.js';
 import { failureResponse, toAdmissionResponse, type FailurePolicy, type ResponseOptions } from './toResponse.js';
 import type { AdmissionInput, AdmissionRequest, AdmissionReviewResponse, LabelMap } from './types.js';
 
@@ -41,6 +42,12 @@ export interface AdmissionWebhookOptions {
    * or `all`. Give it to `loadKubernetesPolicies` instead when `policies` is a compiled set.
    */
   evaluation?: KubernetesLoadOptions['evaluation'];
+  /**
+   * The cluster's Kubernetes version, whose CEL environment the policies' expressions must fit (see
+   * `loadKubernetesPolicies`; default: the newest verdict knows). Give it to `loadKubernetesPolicies` instead
+   * when `policies` is a compiled set.
+   */
+  kubernetesVersion?: KubernetesLoadOptions['kubernetesVersion'];
   /**
    * Other objects for referential policies (unique hosts, unique selectors): an
    * `InventoryCache` the host feeds (from an informer, as a NamespaceCache), or a
@@ -147,12 +154,13 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
   const lookup = lookupOf(options.namespaceLabels);
   const inventory = inventoryProvider(options.inventory);
   if (options.policies === undefined || options.policies === null) throw new AdmissionError('INVALID_OPTIONS', 'policies is required: YAML text, parsed documents or a compiled PolicySet');
-  const { params, evaluation } = options;
+  const { params, evaluation, kubernetesVersion } = options;
   const load = (source: PolicySource, loadOptions: { source?: string } = {}) => {
-    if ((params !== undefined || evaluation !== undefined) && source instanceof PolicySet) {
-      throw new AdmissionError('INVALID_OPTIONS', `${params !== undefined ? 'params' : 'evaluation'} cannot be added to a compiled policy set; pass it to loadKubernetesPolicies(source, {…}) when you compile it`);
+    if ((params !== undefined || evaluation !== undefined || kubernetesVersion !== undefined) && source instanceof PolicySet) {
+      const option = params !== undefined ? 'params' : evaluation !== undefined ? 'evaluation' : 'kubernetesVersion';
+      throw new AdmissionError('INVALID_OPTIONS', `${option} cannot be added to a compiled policy set; pass it to loadKubernetesPolicies(source, {…}) when you compile it`);
     }
-    return loadKubernetesPolicies(source, { ...loadOptions, webhook: mutating ? 'mutating' : 'validating', ...(params !== undefined ? { params } : {}), ...(evaluation !== undefined ? { evaluation } : {}), ...(options.limits ? { limits: options.limits } : {}) });
+    return loadKubernetesPolicies(source, { ...loadOptions, webhook: mutating ? 'mutating' : 'validating', ...(params !== undefined ? { params } : {}), ...(evaluation !== undefined ? { evaluation } : {}), ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}), ...(options.limits ? { limits: options.limits } : {}) });
   };
   /** Swapped whole by `update`; each review reads it once, at its start. */
   if (options.source !== undefined && typeof options.source !== 'string') throw new AdmissionError('INVALID_OPTIONS', `source must be a string, the file name of the policies (got ${typeof options.source})`);
@@ -184,15 +192,26 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
     return answered.options;
   };
 
-  const finish = (policies: PolicySet, request: AdmissionRequest, labels: LabelMap | undefined, started: number): AdmissionReviewResponse => {
-    try {
-      const { input, decision } = evaluateRequest(policies, request, { namespaceLabels: labels, inventory: inventory?.() }, mutating);
-      const response = toAdmissionResponse(request.uid, decision, responseOptions(policies));
-      if (onDecision) notify({ input, decision, response, durationMs: 0 }, started);
-      return response;
-    } catch (error) {
-      return failed(request, new Error(`internal error: ${(error as Error)?.message ?? String(error)}`), started);
-    }
+  const finish = (policies: PolicySet, request: AdmissionRequest, labels: LabelMap | undefined, started: number): AdmissionReviewResponse | Promise<AdmissionReviewResponse> => {
+    const cue = kinitirasOf(policies);
+    let round = 0;
+    const attempt = (): AdmissionReviewResponse | Promise<AdmissionReviewResponse> => {
+      try {
+        cue?.begin();
+        const { input, decision } = evaluateRequest(policies, request, { namespaceLabels: labels, inventory: inventory?.() }, mutating);
+        // kinitiras' CUE runs asynchronously: the review is evaluated again once the results it asked for are known.
+        const waiting = cue && round++ <= cue.rounds ? cue.settle() : undefined;
+        if (waiting) return waiting.then(attempt, (error: unknown) => failed(request, error, started));
+        const options = responseOptions(policies);
+        // A Kyverno MutatingPolicy's denial names the request's object.
+        const response = toAdmissionResponse(request.uid, decision, decision.errors.length === 0 ? options : { ...options, resource: { namespace: request.namespace, name: request.name, kind: request.kind?.kind } });
+        if (onDecision) notify({ input, decision, response, durationMs: 0 }, started);
+        return response;
+      } catch (error) {
+        return failed(request, new Error(`internal error: ${(error as Error)?.message ?? String(error)}`), started);
+      }
+    };
+    return attempt();
   };
 
   const review = (body: unknown): AdmissionReviewResponse | Promise<AdmissionReviewResponse> => {

@@ -6,7 +6,8 @@ describe('public API', () => {
   it('exports exactly the documented values', () => {
     expect(Object.keys(kubernetes).sort()).toEqual([
       'AdmissionError', 'DEFAULT_MAX_BODY_BYTES', 'FAILED_OPEN_ANNOTATION', 'HTTP_STATUS', 'InventoryCache', 'MUTATION_TARGET', 'NAMESPACE_NAME_LABEL', 'NamespaceCache',
-      'ParamCache', 'VALIDATION_FAILURE_ANNOTATION', 'admissionReviewFor', 'createAdmissionWebhook', 'kubernetesDialect', 'loadKubernetesPolicies', 'toAdmissionInput', 'toAdmissionResponse',
+      'ParamCache', 'VALIDATION_FAILURE_ANNOTATION', 'admissionReviewFor', 'applyApiServerDefaults', 'createAdmissionWebhook', 'kubernetesDialect', 'loadKubernetesPolicies', 'mutatingPolicyResults', 'toAdmissionInput',
+      'toAdmissionResponse',
       'validatingPolicyResults', 'verifyAdmissionResponse',
     ]);
   });

@@ -61,8 +61,8 @@ describe('Gatekeeper ConstraintTemplates with a K8sNativeValidation block', () =
     expect(bad.response.status?.message).toBe('[all-must-have-owner] regex mismatch');
   });
 
-  it('see the old object as variables.anyObject on DELETE, and a null object', async () => {
-    const source = { validations: [{ expression: 'object == null && variables.anyObject.metadata.name == "gone"', message: 'seen' }] };
+  it('see the deleted object as object and variables.anyObject on DELETE (Gatekeeper\'s webhook copies oldObject into object)', async () => {
+    const source = { validations: [{ expression: 'object.metadata.name == "gone" && variables.anyObject.metadata.name == "gone" && oldObject.metadata.name == "gone"', message: 'seen' }] };
     const { run } = setup([template(source), constraint({})]);
     const { response } = await run(null, { operation: 'DELETE', oldObject: pod({ name: 'gone', namespace: 'default' }) });
     expect(response.allowed).toBe(true);

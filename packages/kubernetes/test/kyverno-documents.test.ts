@@ -25,8 +25,8 @@ describe('loading Kyverno ValidatingPolicies', () => {
   it('refuses Kyverno\'s other policy kinds with what it loads instead', () => {
     const doc = (apiVersion: string, kind: string) => ({ apiVersion, kind, metadata: { name: 'x' }, spec: {} });
     expect(problems([doc('policies.kyverno.io/v1', 'ImageValidatingPolicy'), doc('kyverno.io/v1', 'ClusterPolicy')])).toEqual([
-      '- : Kyverno\'s ImageValidatingPolicy is not supported: verdict loads ValidatingPolicy and NamespacedValidatingPolicy of policies.kyverno.io (docs/kyverno.md#what-is-refused)',
-      '- : Kyverno\'s ClusterPolicy (kyverno.io) is not supported: verdict loads Kyverno\'s CEL ValidatingPolicy and NamespacedValidatingPolicy (policies.kyverno.io); write the rules as one of them or as a verdict Policy (docs/kyverno.md#what-is-refused)',
+      '- : Kyverno\'s ImageValidatingPolicy is not supported: verdict loads ValidatingPolicy, NamespacedValidatingPolicy, MutatingPolicy and NamespacedMutatingPolicy of policies.kyverno.io (docs/kyverno.md#what-is-refused)',
+      '- : Kyverno\'s ClusterPolicy (kyverno.io) is not supported: verdict loads Kyverno\'s CEL policies (policies.kyverno.io: ValidatingPolicy, MutatingPolicy and their namespaced kinds); write the rules as one of them or as a verdict Policy (docs/kyverno.md#what-is-refused)',
     ]);
   });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { Decision } from '@verdict/core';
 import { admissionReviewFor, loadKubernetesPolicies, toAdmissionInput } from '@verdict/kubernetes';
 import { pod, webhookFor } from './helpers.js';
 import { bound, mutating, mutatingBinding } from './map-helpers.js';
@@ -37,7 +38,7 @@ describe('MutatingAdmissionPolicy with JSONPatch mutations', () => {
     const set = loadKubernetesPolicies(bound('guarded.example.com', ['[JSONPatch{op: "test", path: "/spec/containers/0/name", value: "not-this-one"}, JSONPatch{op: "add", path: "/metadata/labels", value: {"tested": "yes"}}]']));
     const decision = set.evaluate(toAdmissionInput(admissionReviewFor(pod({ name: 'p' }))));
     expect(decision).toMatchObject({ allowed: true, patch: [], errors: [] });
-    expect(decision.trace[0]!.rules[0]).toMatchObject({ rule: 'mutations[0]', result: 'skipped', message: expect.stringContaining('not applied: cannot test at /spec/containers/0/name') });
+    expect(decision.trace[0]!.rules[0]).toMatchObject({ rule: 'mutations[0]', result: 'skipped', message: 'not applied: testing value /spec/containers/0/name failed: test failed' });
   });
 
   it('applies a mutation whose test operation holds, test included in the patch', async () => {
@@ -51,7 +52,7 @@ describe('MutatingAdmissionPolicy with JSONPatch mutations', () => {
     const { run } = setup(bound('broken.example.com', ['[JSONPatch{op: "add", path: "/metadata/labels/a", value: "x"}, JSONPatch{op: "remove", path: "/spec/nothing"}]']));
     const { response } = await run(pod({ name: 'p', labels: {} }));
     expect(response).toMatchObject({ allowed: false, status: { code: 403, reason: 'Invalid' } });
-    expect(response.status?.message).toBe("policy 'broken.example.com' with binding 'broken.example.com' denied request: cannot remove at /spec/nothing: the path does not exist");
+    expect(response.status?.message).toBe("policy 'broken.example.com' with binding 'broken.example.com' denied request: JSON Patch: error in remove for path: '/spec/nothing': Unable to remove nonexistent key: nothing: missing value");
     expect(response.patch).toBeUndefined();
   });
 
@@ -69,8 +70,8 @@ describe('MutatingAdmissionPolicy with JSONPatch mutations', () => {
     const set = loadKubernetesPolicies(bound('shape.example.com', ['[{"op": "jump", "path": "/a"}]', 'JSONPatch{op: "add", path: "/a", value: 1}']));
     const { errors } = set.evaluate(toAdmissionInput(admissionReviewFor(pod({ name: 'p' }))));
     expect(errors.map((e) => e.message)).toEqual([
-      'mutate rule "mutations[0]" was not applied: operation 0: op must be one of add, remove, replace, move, copy, test (got "jump")',
-      'mutate rule "mutations[1]" was not applied: the expression must give a list of JSON Patch operations (got object)',
+      'mutate rule "mutations[0]" was not applied: JSON Patch: Unexpected kind: jump',
+      'mutate rule "mutations[1]" was not applied: type mismatch: JSONPatchType.expression should evaluate to array',
     ]);
   });
 
@@ -112,14 +113,14 @@ describe('MutatingAdmissionPolicy with JSONPatch mutations', () => {
     expect(await annotations('Never')).toBeUndefined();
   });
 
-  it('checks matchConditions again on the object as earlier policies left it', () => {
+  it('evaluates matchConditions on the object as earlier policies left it', () => {
     const once = mutating('b-once.example.com', ['[JSONPatch{op: "add", path: "/metadata/labels/count", value: "x"}]'], {
       matchConditions: [{ name: 'not-yet', expression: '!("count" in object.metadata.labels)' }],
     });
     const set = loadKubernetesPolicies([...bound('a-first.example.com', ['[JSONPatch{op: "add", path: "/metadata/labels/count", value: "1"}]']), once, mutatingBinding('b-once.example.com', 'b-once.example.com')]);
     const decision = set.evaluate(toAdmissionInput(admissionReviewFor(pod({ name: 'p', labels: {} }))));
     expect(decision.patch).toEqual([{ op: 'add', path: '/metadata/labels/count', value: '1' }]);
-    expect(decision.trace[1]!.rules[0]).toMatchObject({ result: 'skipped', message: 'matchCondition "not-yet" is false for the object as earlier mutations left it' });
+    expect(decision.trace[1]).toMatchObject({ matched: false, mismatch: { at: '/spec/matchConditions/0' }, rules: [] });
   });
 
   it('traces each mutation with the operations it applied', () => {
@@ -130,5 +131,64 @@ describe('MutatingAdmissionPolicy with JSONPatch mutations', () => {
       rules: [{ rule: 'mutations[0]', type: 'mutate', result: 'pass' }],
       patch: [{ op: 'add', path: '/metadata/labels', value: { a: 'b' } }],
     });
+  });
+});
+
+describe('MutatingAdmissionPolicy JSONPatch leniencies of the API server (evanphx/json-patch v4)', () => {
+  const apply = (expression: string, object: Record<string, unknown>) => {
+    const set = loadKubernetesPolicies(bound('lenient.example.com', [expression]));
+    return set.evaluate(toAdmissionInput(admissionReviewFor(pod({ name: 'p', ...object }))));
+  };
+
+  it('adds a missing key with replace, and answers with an add', () => {
+    const d = apply('[JSONPatch{op: "replace", path: "/metadata/labels/x", value: "2"}]', { labels: { y: '1' } });
+    expect(d.patch).toEqual([{ op: 'add', path: '/metadata/labels/x', value: '2' }]);
+    expect(labelsOf(d.mutated)).toEqual({ y: '1', x: '2' });
+  });
+
+  it('counts negative array indices from the end and answers with indices from the start', () => {
+    const d = apply('[JSONPatch{op: "add", path: "/spec/containers/-1", value: {"name": "last"}}, JSONPatch{op: "replace", path: "/spec/containers/-2/image", value: "nginx:1"}]', {});
+    expect(d.patch).toEqual([{ op: 'add', path: '/spec/containers/1', value: { name: 'last' } }, { op: 'replace', path: '/spec/containers/0/image', value: 'nginx:1' }]);
+  });
+
+  it('copies null from a missing key, and a test without value holds on a missing key', () => {
+    const d = apply('[JSONPatch{op: "test", path: "/metadata/labels/none"}, JSONPatch{op: "copy", from: "/metadata/labels/none", path: "/metadata/labels/copy"}]', { labels: {} });
+    expect(d.patch).toEqual([{ op: 'add', path: '/metadata/labels/copy', value: null }]);
+  });
+
+  it('keeps as errors what json-patch v4 refuses: a missing parent, replace at "-", a test below a missing path', () => {
+    const errorOf = (expression: string) => apply(expression, { labels: {} }).errors.map((e) => e.message);
+    expect(errorOf('[JSONPatch{op: "replace", path: "/metadata/annotations/x", value: "1"}]')).toEqual(['mutate rule "mutations[0]" was not applied: JSON Patch: replace operation does not apply: doc is missing path: /metadata/annotations/x: missing value']);
+    expect(errorOf('[JSONPatch{op: "replace", path: "/spec/containers/-", value: {}}]')).toEqual(['mutate rule "mutations[0]" was not applied: JSON Patch: replace operation does not apply: doc is missing key: /spec/containers/-: missing value']);
+    expect(errorOf('[JSONPatch{op: "test", path: "/metadata/annotations/x", value: "1"}]')).toEqual(['mutate rule "mutations[0]" was not applied: JSON Patch: test operation does not apply: is missing path: /metadata/annotations/x: missing value']);
+    expect(errorOf('[JSONPatch{op: "add", path: "/spec/containers/5", value: {}}]')).toEqual(["mutate rule \"mutations[0]\" was not applied: JSON Patch: error in add for path: '/spec/containers/5': Unable to access invalid index: 5: invalid index referenced"]);
+  });
+
+  it('reads a path without its leading slash as json-patch v4 does (its first segment dropped), and tests the whole object at ""', () => {
+    const d = apply('[JSONPatch{op: "test", path: "", value: object}, JSONPatch{op: "add", path: "x/team", value: "blue"}]', {});
+    expect(d.patch).toEqual([{ op: 'test', path: '', value: expect.objectContaining({ kind: 'Pod' }) }, { op: 'add', path: '/team', value: 'blue' }]);
+    expect((d.mutated as Record<string, unknown>)['team']).toBe('blue');
+  });
+
+  it('leaves the object unchanged when a test does not hold, a missing key tested against a value included', () => {
+    const d = apply('[JSONPatch{op: "add", path: "/metadata/labels/a", value: "1"}, JSONPatch{op: "test", path: "/metadata/labels/none", value: "x"}]', { labels: {} });
+    expect(d).toMatchObject({ allowed: true, errors: [], patch: [] });
+    expect(d.trace[0]!.rules[0]).toMatchObject({ result: 'skipped', message: 'not applied: testing value /metadata/labels/none failed: test failed' });
+  });
+});
+
+describe('MutatingAdmissionPolicy matchConditions in a mutating webhook', () => {
+  it('traces a policy whose matchConditions were false at its turn as not matched, even if the final object matches them', async () => {
+    const gated = mutating('a-gated.example.com', ['[JSONPatch{op: "add", path: "/metadata/annotations", value: {"gated": "yes"}}]'], {
+      matchConditions: [{ name: 'labelled', expression: 'has(object.metadata.labels) && "team" in object.metadata.labels' }],
+    });
+    let decision: Decision | undefined;
+    const { run } = webhookFor({
+      policies: [gated, mutatingBinding('a-gated.example.com', 'a-gated.example.com'), ...bound('b-label.example.com', ['[JSONPatch{op: "add", path: "/metadata/labels", value: {"team": "blue"}}]'])] as never,
+      mutating: true, namespaceLabels: () => ({}), onDecision: (event) => { decision = event.decision; },
+    });
+    const { patch } = await run(pod({ name: 'p' }));
+    expect(patch).toEqual([{ op: 'add', path: '/metadata/labels', value: { team: 'blue' } }]);
+    expect(decision!.trace.find((t) => t.policy === 'a-gated.example.com')).toMatchObject({ matched: false, mismatch: { at: '/spec/matchConditions/0' }, rules: [] });
   });
 });

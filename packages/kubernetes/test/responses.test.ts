@@ -179,8 +179,9 @@ describe('mutations', () => {
     const { response } = await run(pod({ name: 'web', namespace: 'default' }));
     expect(response.status?.message).toBe('[no-unassigned] pod web has no owning team');
     const traced = decisions[0]!.trace.find((t) => t.policy === 'default-team')!;
-    expect(traced.rules).toEqual([{ rule: 'team', type: 'mutate', result: 'pass' }]);
-    expect(traced.patch).toEqual([{ op: 'add', path: '/metadata/labels', value: {} }, { op: 'add', path: '/metadata/labels/team', value: 'unassigned' }]);
+    const made = [{ op: 'add', path: '/metadata/labels', value: {} }, { op: 'add', path: '/metadata/labels/team', value: 'unassigned' }];
+    expect(traced.rules).toEqual([{ rule: 'team', type: 'mutate', result: 'pass', patch: made }]);
+    expect(traced.patch).toEqual(made);
     expect(decisions[0]!.trace.find((t) => t.policy === 'no-unassigned')).toMatchObject({ matched: true, rules: [{ rule: 'owner', result: 'fail' }] });
   });
 

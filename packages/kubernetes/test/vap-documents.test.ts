@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PolicyLoadError, type Problem } from '@verdict/core';
-import { loadKubernetesPolicies } from '@verdict/kubernetes';
+import { AdmissionError, createAdmissionWebhook, loadKubernetesPolicies } from '@verdict/kubernetes';
 import { binding, policy } from './vap-helpers.js';
 
 function problemsOf(source: string | unknown[]): Problem[] {
@@ -51,6 +51,45 @@ spec: {policyName: p.example.com, validationActions: [Deny]}
     const [p] = problemsOf(text);
     expect(p).toMatchObject({ document: 0, path: '/spec/validations/0/expression', source: 'policies.yaml', line: 8 });
     expect(p!.message).toMatch(/invalid CEL expression/);
+  });
+
+  it('refuses what the cluster\'s CEL environment lacks, at the line of the expression (kubernetesVersion, default the newest)', () => {
+    const text = (expression: string) => `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata: {name: p.example.com}
+spec:
+  matchConstraints:
+    resourceRules: [{apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [pods]}]
+  validations:
+  - expression: ${JSON.stringify(expression)}
+`;
+    const problems = (expression: string, kubernetesVersion?: string) => {
+      try {
+        loadKubernetesPolicies(text(expression), { source: 'policies.yaml', ...(kubernetesVersion ? { kubernetesVersion } : {}) });
+      } catch (error) {
+        if (error instanceof PolicyLoadError) return [...error.problems];
+        throw error;
+      }
+      return [];
+    };
+    const [bind] = problems('cel.bind(n, object.metadata.name, n.size() < 64)');
+    expect(bind).toMatchObject({ code: 'INVALID_RULE', path: '/spec/validations/0/expression', source: 'policies.yaml', line: 8 });
+    expect(bind!.message).toMatch(/cel\.bind\(\) is not available in Kubernetes 1\.34's CEL environment/);
+    const [mixed] = problems('object.metadata.name in ["a", 1]');
+    expect(mixed!.message).toMatch(/expected type 'string' but found 'int' \(list and map literals must have elements of one type\) \(at column 31 of the expression\)/);
+    const ip = 'object.spec.containers.all(c, !has(c.ip) || ip(c.ip).family() == 4)';
+    expect(problems(ip)).toEqual([]);
+    expect(problems(ip, '1.29')[0]!.message).toMatch(/ip\(\) is not available in Kubernetes 1\.29's CEL environment: it arrived with the IP library \(Kubernetes 1\.30\)/);
+    expect(problems('duration("5 minutes") > duration("0s")')[0]!.message).toMatch(/invalid duration argument/);
+  });
+
+  it('gives the webhook\'s kubernetesVersion to the policies it loads, and refuses it for a compiled set', () => {
+    const source = [policy('ip.example.com', { validations: [{ expression: 'ip("10.0.0.1").family() == 4' }] }), binding('b.example.com', 'ip.example.com')];
+    expect(() => createAdmissionWebhook({ policies: source })).not.toThrow();
+    expect(() => createAdmissionWebhook({ policies: source, kubernetesVersion: '1.29' })).toThrow(/ip\(\) is not available in Kubernetes 1\.29's CEL environment/);
+    const compiled = loadKubernetesPolicies(source);
+    expect(() => createAdmissionWebhook({ policies: compiled, kubernetesVersion: '1.29' })).toThrow(AdmissionError);
+    expect(() => createAdmissionWebhook({ policies: compiled, kubernetesVersion: '1.29' })).toThrow(/kubernetesVersion cannot be added to a compiled policy set/);
   });
 
   it('refuses Deny and Warn together, as the API server does', () => {

@@ -27,6 +27,12 @@ export interface InputOptions {
    * made it, policies ruled out by the selector index left out (kubernetes; `verdict audit`).
    */
   explain?: boolean;
+  /**
+   * Apply the API server's defaults for built-in kinds to a bare Kubernetes object (and `oldObject`) before the
+   * review, as the API server does before admission (`admissionReviewFor`'s `defaults`). Default `false`: the object
+   * as written, as suites, `gator verify` and `kyverno test` take it; `verdict eval` and `verdict audit` turn it on.
+   */
+  defaults?: boolean;
 }
 
 /** Adapter settings, as a suite's `kubernetes:`, `ci:` and `spinnaker:` blocks (or `verdict eval --config`) give them. */

@@ -6,6 +6,7 @@
  */
 import { checkAllowed, checkDenied, checkWarnings, type CheckResult } from './checks.js';
 import { checkParameters, checkPatch, type PatchExpectation } from './checks-data.js';
+import { checkPatchedResource } from './checks-resource.js';
 import { toOutcome } from './outcome.js';
 import { indent, type TextExpectation } from './text.js';
 
@@ -62,6 +63,13 @@ export const verdictMatchers = {
     return report(this, checkPatch(toOutcome(received), [expected], { equals: (a, b) => this.equals(a, b) }));
   },
   /**
+   * Passes when the answer's patch turns `original` (the object the answer was for) into `expected`, whole
+   * (asymmetric matchers work). A decision that patched knows its result: `original` may then be left out.
+   */
+  toPatchResource(this: MatcherContext, received: unknown, expected: unknown, original?: unknown): MatcherResult {
+    return report(this, checkPatchedResource(toOutcome(received), expected, original, { equals: (a, b) => this.equals(a, b) }), true);
+  },
+  /**
    * Passes when each named policy (`name` or `Kind/name`) ran with exactly
    * these merged parameters (`null`: its rules did not run). Either
    * `toSelectParameters({policy: parameters, ...})` or `toSelectParameters(policy, parameters)`.
@@ -82,6 +90,8 @@ export interface VerdictMatchers<R = unknown> {
   toWarn(message?: string | RegExp): R;
   /** The patch has an operation at `path` (JSON pointer), setting `value` when given. */
   toPatch(path: string, value?: unknown): R;
+  /** The patch turns `original` (optional for a decision that patched) into `expected`, whole. */
+  toPatchResource(expected: unknown, original?: unknown): R;
   /** The named policies ran with these merged parameters (`{policy: parameters}`; `null`: did not run). */
   toSelectParameters(expected: Record<string, unknown>): R;
   /** The policy ran with these merged parameters (`null`: did not run). */

@@ -4,7 +4,7 @@
  * won, the merged parameters, each rule's result with its messages, the
  * patch. Used by failing matchers, suite reports and `verdict explain`.
  */
-import type { Decision, PolicyTrace, RuleTrace, SelectionTrace } from '@verdict/core';
+import type { Decision, PatchOperation, PolicyTrace, RuleTrace, SelectionTrace } from '@verdict/core';
 import { inline } from './text.js';
 
 /** Colour hooks; each defaults to the identity (plain text). */
@@ -87,7 +87,9 @@ export function formatPolicyTrace(trace: PolicyTrace, decision?: Pick<Decision, 
     return [`${head}: ${s.dim('not matched')}: requires ${why}`];
   }
   const lines = [`${head}: ${s.ok('matched')}`];
-  if (trace.selection) {
+  // A policy without parameterSelection entries (any ValidatingAdmissionPolicy binding or Kyverno policy, most constraints) says nothing
+  // about it: its parameters line follows.
+  if (trace.selection && trace.selection.outcome !== 'no-entries') {
     lines.push(`  ${describeSelection(trace.selection)}`);
     for (const m of trace.selection.mismatches ?? []) {
       lines.push(`    ${s.dim(`${entryName(m)} did not match: requires ${m.selector} (${m.at})`)}`);
@@ -96,17 +98,18 @@ export function formatPolicyTrace(trace: PolicyTrace, decision?: Pick<Decision, 
   if (trace.error) lines.push(`  ${s.bad('error')}: ${trace.error}`);
   if (trace.parameters) lines.push(`  parameters: ${inline(trace.parameters, 300)}`);
   for (const [name, value] of Object.entries(trace.variables ?? {})) lines.push(`  variables.${name} = ${inline(value, 200)}`);
+  const patchLine = (op: PatchOperation) => `patch: ${op.op} ${op.path}${'value' in op ? ` = ${inline(op.value, 120)}` : ''}${'from' in op ? ` from ${op.from}` : ''}`;
   for (const rule of trace.rules) {
     lines.push(`  ${ruleLine(rule, s)}`);
+    // Which rule made each operation of the patch (the policy's list follows when rules do not say).
+    for (const op of rule.patch ?? []) lines.push(`      ${patchLine(op)}`);
     if (rule.result === 'fail' && decision) {
       const messages = decision.violations.filter((v) => v.policy === trace.policy && v.kind === trace.kind && v.rule === rule.rule && v.parameterSet === trace.parameterSet);
       for (const v of messages.slice(0, 10)) lines.push(`      ${v.message}${v.path ? s.dim(` (${v.path})`) : ''}`);
       if (messages.length > 10) lines.push(`      … and ${messages.length - 10} more`);
     }
   }
-  for (const op of trace.patch ?? []) {
-    lines.push(`  patch: ${op.op} ${op.path}${'value' in op ? ` = ${inline(op.value, 120)}` : ''}${'from' in op ? ` from ${op.from}` : ''}`);
-  }
+  if (!trace.rules.some((r) => r.patch)) for (const op of trace.patch ?? []) lines.push(`  ${patchLine(op)}`);
   return lines;
 }
 

@@ -1,7 +1,7 @@
 /**
  * `import '@verdict/testing/vitest'` (in a test file or a vitest `setupFiles`
  * entry) registers verdict's matchers: `toBeAllowed`, `toBeDenied`, `toWarn`,
- * `toPatch`, `toSelectParameters`.
+ * `toPatch`, `toPatchResource`, `toSelectParameters`.
  * @packageDocumentation
  */
 import { expect, type JestAssertion } from 'vitest';

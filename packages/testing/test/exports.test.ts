@@ -30,8 +30,8 @@ describe('the public surface of @verdict/testing', () => {
     ]);
   });
 
-  it('registers exactly the five matchers', () => {
-    expect(Object.keys(verdictMatchers).sort()).toEqual(['toBeAllowed', 'toBeDenied', 'toPatch', 'toSelectParameters', 'toWarn']);
+  it('registers exactly the six matchers', () => {
+    expect(Object.keys(verdictMatchers).sort()).toEqual(['toBeAllowed', 'toBeDenied', 'toPatch', 'toPatchResource', 'toSelectParameters', 'toWarn']);
     expect(isDecision(memoryPolicies().evaluate({}))).toBe(true);
     expect(isDecision({ allowed: true })).toBe(false);
   });
@@ -58,7 +58,7 @@ describe('checks on adapter fields', () => {
     expect(failureText(check, true)).toMatch(/^expected the decision not to be allowed, but it was allowed\n\ntrace:\n/);
     expect(formatDiff(check)).toBe('- allowed: true\n+ allowed: false\n+ denials:\n+   - "[memory-limit-enforcement] container app memory limit 20Gi must be at most 16Gi"');
     expect(formatCheckFailure(check)).toContain('- expected  + actual');
-    expect(relevantTrace(outcome, ['team-label'])).toBe('Policy/team-label [warn]: matched\n  no parameterSelection entries: spec.parameters used\n  parameters: {}\n  ✓ has-team');
+    expect(relevantTrace(outcome, ['team-label'])).toBe('Policy/team-label [warn]: matched\n  parameters: {}\n  ✓ has-team');
     expect(formatPolicyTrace(outcome.decision!.trace[1]!)[0]).toBe('K8sMemoryLimits/memory-limit-enforcement [deny]: matched');
   });
 });

@@ -122,7 +122,7 @@ policies: [p.yaml]
 resources: [r.yaml]
 exceptions: [e.yaml]
 results:
-- {policy: p, resources: [r], result: pass, patchedResources: patched.yaml}
+- {policy: p, resources: [r], result: pass, generatedResource: generated.yaml}
 - {policy: p, resources: [r], result: maybe}
 `;
     let error: unknown;
@@ -134,7 +134,7 @@ results:
     expect(error).toBeInstanceOf(SuiteError);
     expect((error as SuiteError).problems.map((p) => `${p.line}: ${p.path}: ${p.message}`)).toEqual([
       '6: /exceptions: exceptions: PolicyExceptions are not supported yet',
-      '8: /results/0/patchedResources: patchedResources: verdict runs Kyverno tests of validating policies only (ValidatingPolicy, NamespacedValidatingPolicy)',
+      '8: /results/0/generatedResource: generatedResource: verdict runs Kyverno tests of ValidatingPolicy, MutatingPolicy and their namespaced kinds only',
       '9: /results/1/result: result must be one of pass, fail, skip, error, warn (got "maybe")',
     ]);
   });

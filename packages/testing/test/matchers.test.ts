@@ -1,6 +1,7 @@
 import '@verdict/testing/vitest';
 import { describe, expect, it } from 'vitest';
 import { evaluateInput, toOutcome } from '@verdict/testing';
+import { admissionReviewFor, createAdmissionWebhook, toAdmissionInput } from '@verdict/kubernetes';
 import { MEMORY_POLICIES, memoryPolicies, pod } from './helpers.js';
 
 function setup() {
@@ -105,6 +106,44 @@ describe('toPatch', () => {
     const message = failure(() => expect(evaluate('8Gi', 'web', null)).toPatch('/object/metadata/labels/owner', 'web'));
     expect(message).toContain('expected the patch to contain an operation at /object/metadata/labels/owner setting web, but it was:');
     expect(message).toContain('  - add /object/metadata/labels/owner = platform');
+  });
+});
+
+describe('toPatchResource', () => {
+  const policy = {
+    apiVersion: 'policies.kyverno.io/v1', kind: 'MutatingPolicy', metadata: { name: 'team-label' },
+    spec: {
+      matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['pods'] }] },
+      mutations: [{ patchType: 'ApplyConfiguration', applyConfiguration: { expression: 'Object{metadata: Object.metadata{labels: {"team": "platform"}}}' } }],
+    },
+  };
+  const object = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' }, spec: { containers: [{ name: 'web', image: 'nginx' }] } };
+  const patched = { ...object, metadata: { ...object.metadata, labels: { team: 'platform' } } };
+
+  it('passes when an admission answer\'s patch turns the object into the expected resource, and a decision\'s own result', async () => {
+    const webhook = createAdmissionWebhook({ policies: [policy], mutating: true });
+    const review = await webhook.review(admissionReviewFor(object));
+    expect(review).toPatchResource(patched, object);
+    expect(review).toPatchResource({ ...patched, metadata: expect.objectContaining({ labels: { team: 'platform' } }) }, object);
+    expect(review).not.toPatchResource(object, object);
+    const decision = webhook.policies.evaluate(toAdmissionInput(admissionReviewFor(object)));
+    expect(decision).toPatchResource(patched);
+  });
+
+  it('fails with a diff of the resources, and says what it needs when the answer carries only a patch', async () => {
+    const webhook = createAdmissionWebhook({ policies: [policy], mutating: true });
+    const review = await webhook.review(admissionReviewFor(object));
+    const expected = { ...patched, metadata: { ...patched.metadata, labels: { team: 'web' } } };
+    let thrown: { message: string; expected?: unknown; actual?: unknown } | undefined;
+    try {
+      expect(review).toPatchResource(expected, object);
+    } catch (error) {
+      thrown = error as typeof thrown;
+    }
+    expect(thrown?.message).toContain('expected the patch to make the expected resource, but it made another');
+    // vitest prints the diff of these two.
+    expect(thrown).toMatchObject({ expected, actual: patched });
+    expect(failure(() => expect(review).toPatchResource(patched))).toContain('carries only the patch: pass the object it was for as the second argument');
   });
 });
 

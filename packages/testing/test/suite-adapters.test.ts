@@ -73,10 +73,10 @@ cases:
   - name: an AdmissionReview is taken as it is
     input: review.json
     expect: {allowed: false, messages: [{regex: "at most 16Gi$"}]}
-  - name: DELETE has only the old object and is not checked against limits
+  - name: DELETE is judged on the deleted object, as Gatekeeper's webhook gives it
     input: ${POD('20Gi')}
     operation: DELETE
-    expect: {allowed: true}
+    expect: {allowed: false, messages: ["[memory-limit-enforcement] container app may use at most 16Gi"]}
 `;
 
 const REVIEW = JSON.stringify({

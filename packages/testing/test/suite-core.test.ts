@@ -212,7 +212,7 @@ describe('suite files', () => {
   });
 });
 
-describe('issue 10: suite regular expressions run on the linear RE2 engine', () => {
+describe('suite regular expressions run on the linear RE2 engine', () => {
   it('refuses a backreference with a hint, as gator verify (Go regexp) would', () => {
     const { dir, cleanup } = tempTree({
       's.verdict.yaml': 'apiVersion: verdict.dev/v1\nkind: Suite\ncases:\n  - {name: a, input: {}, expect: {assertions: [{violations: yes, message: "(a)\\\\1"}]}}\n',

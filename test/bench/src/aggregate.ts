@@ -177,6 +177,8 @@ export function checkTargets(groups: readonly AggregatedGroup[]): Target[] {
     });
   } else targets.push({ id: 'vap', goal: 'a ValidatingAdmissionPolicy through `review()` ≤ 2× a json-logic Policy', measured: vap?.info?.['skipped'] ? `not run: ${vap.info['skipped']}` : 'not measured', pass: null });
 
+  targets.push(mpolTarget(get('mpol')));
+
   const load = get('load');
   const cold = load?.rows.find((r) => r.reference);
   if (cold?.metrics) {
@@ -192,6 +194,17 @@ export function checkTargets(groups: readonly AggregatedGroup[]): Target[] {
   targets.push(hostileTarget(get('hostile-regex'), get('hostile-glob')));
   targets.push(auditTarget(get('audit')));
   return targets;
+}
+
+const GOAL_MPOL = 'a Kyverno MutatingPolicy through a mutating `review()` no more costly than the same mutation as a MutatingAdmissionPolicy (≤ 1.05×: the noise of one run)';
+
+/** The MutatingPolicy row against the MutatingAdmissionPolicy of the same run. */
+export function mpolTarget(group: AggregatedGroup | undefined): Target {
+  const mp = byEngine(group, 'verdict-mpol');
+  const ma = byEngine(group, 'verdict-map');
+  if (!mp || !ma) return { id: 'mpol', goal: GOAL_MPOL, measured: group?.info?.['skipped'] ? `not run: ${String(group.info['skipped'])}` : 'not measured', pass: null };
+  const ratio = mp.ratio ?? mp.ns / ma.ns;
+  return { id: 'mpol', goal: GOAL_MPOL, measured: `${formatNs(mp.ns)} vs ${formatNs(ma.ns)}: ${x(ratio)} (median batches: ${p50Ratio(mp, ma)})`, pass: ratio <= 1.05 };
 }
 
 const GOAL_7 = '`verdict audit` of 10,000 objects: the CLI\'s deciding phase ≤ 2× an in-process `review()` loop over the same parsed objects';

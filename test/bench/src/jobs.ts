@@ -36,8 +36,10 @@ export async function allJobs(): Promise<Job[]> {
     { id: 'hostile', run: async (t) => [await measure(hostileRegexWorkload(), t), await measure(hostileGlobWorkload(), t)] },
     ...(await optional('review')),
     ...(await optional('vap')),
+    ...(await optional('mpol')),
     ...(await optional('webhook')),
     ...(await optional('audit')),
+    ...(await optional('audit-read')),
   ];
 }
 

@@ -4,7 +4,7 @@
  * verdict, and the targets. Options:
  *   --runs N        processes per job (default 3; the load job always uses 5)
  *   --quick         short timings, one run (a smoke of the whole pipeline)
- *   --only a,b      only these jobs (rule, scale-10 … scale-10000, cel, load, hostile, review, vap, webhook, audit)
+ *   --only a,b      only these jobs (rule, scale-10 … scale-10000, cel, load, hostile, review, vap, mpol, webhook, audit)
  *   --json FILE     also write the aggregated results (input of report.ts)
  *   --source        measure the TypeScript sources through tsx instead of the built packages
  *

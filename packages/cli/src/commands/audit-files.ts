@@ -71,7 +71,7 @@ export async function readManifests(
 ): Promise<ReadManifests> {
   const { io, limits } = context;
   const files = findManifestFiles(command, paths, io.cwd, context.exclude);
-  const out: ReadManifests = { manifests: [], problems: [], files: files.length };
+  const out: ReadManifests = { manifests: [], problems: [], warnings: [], files: files.length };
   for (const path of files) {
     const file = path === '-' ? STDIN : display(path, io.cwd);
     let text: string;
@@ -89,6 +89,7 @@ export async function readManifests(
     // push(...) would overflow the stack for a List of a few hundred thousand items.
     for (const m of parsed.manifests) out.manifests.push(m);
     out.problems.push(...parsed.problems);
+    out.warnings.push(...parsed.warnings);
     context.onFile?.(file, parsed.manifests.length);
   }
   return out;

@@ -8,7 +8,8 @@
  * than the limit, or expands too many aliases is a problem with its line, and
  * the other documents still count.
  */
-import { Composer, LineCounter, Parser, isMap, isSeq, type Document, type Node } from 'yaml';
+import { Composer, LineCounter, Parser, isCollection, isMap, isScalar, isSeq, visit, type Document, type Node, type Scalar } from 'yaml';
+import { blockItemStarts, chunks, contentStart, fastEligible, loadFast, wholeFileSlow, type Chunk } from './audit-yaml-fast.js';
 
 /** One value found in a file: a document, or one item of a List. */
 export interface Manifest {
@@ -31,6 +32,8 @@ export interface ManifestProblem {
 export interface Parsed {
   manifests: Manifest[];
   problems: ManifestProblem[];
+  /** Read, but not as written: a key given twice (the last value wins, as in kubectl). */
+  warnings: ManifestProblem[];
 }
 
 /** Limits on untrusted manifests. */
@@ -83,24 +86,71 @@ function expand(file: string, value: unknown, line: number, offsets: ReadonlyArr
   });
 }
 
-function parseYaml(file: string, text: string, limits: ParseLimits): Parsed {
-  const out: Parsed = { manifests: [], problems: [] };
+/** Where a piece of the text starts in its file: the 0-based line of its first character. */
+interface Base {
+  line: number;
+}
+
+/** Pairs of a mapping whose key is a collection (`{{x}}` in YAML is a map with a map as its key). */
+function collectionKeys(doc: Document.Parsed): Node[] {
+  const out: Node[] = [];
+  visit(doc, {
+    Pair(_, pair) {
+      if (isCollection(pair.key)) out.push(pair.key);
+    },
+  });
+  return out;
+}
+
+/** Keys given twice in one mapping: [first, repeat] key nodes. */
+function duplicateKeys(doc: Document.Parsed): Array<[Scalar, Scalar]> {
+  const out: Array<[Scalar, Scalar]> = [];
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Map<unknown, Scalar>();
+      for (const pair of map.items) {
+        if (!isScalar(pair.key)) continue;
+        const first = seen.get(pair.key.value);
+        if (first) out.push([first, pair.key]);
+        else seen.set(pair.key.value, pair.key);
+      }
+    },
+  });
+  return out;
+}
+
+/** What the `yaml` package reads: exact positions and messages; duplicate keys read as kubectl reads them (the last wins), with a warning. */
+function parseYamlSlow(file: string, text: string, limits: ParseLimits, base: Base, out: Parsed): void {
   const counter = new LineCounter();
-  const composer = new Composer({ prettyErrors: false });
-  const lineAt = (offset: number) => lineOf(counter, offset);
+  // logLevel error: the package's warnings (a collection as a key) never reach the terminal; such documents are reported.
+  const composer = new Composer({ prettyErrors: false, uniqueKeys: false, logLevel: 'error' });
+  const lineAt = (offset: number) => lineOf(counter, offset) + base.line;
   try {
     for (const doc of composer.compose(new Parser(counter.addNewLine).parse(text), true)) {
       const start = (doc.contents as Node | null)?.range?.[0] ?? doc.range[0];
       const error = doc.errors[0];
       if (error) {
         const pos = counter.linePos(error.pos[0]);
-        out.problems.push({ file, line: pos.line, column: pos.col, message: error.message.split('\n')[0] ?? error.code });
+        out.problems.push({ file, line: pos.line + base.line, column: pos.col, message: error.message.split('\n')[0] ?? error.code });
         continue;
       }
       const bytes = doc.range[2] - doc.range[0];
       if (bytes > limits.maxDocumentBytes) {
         out.problems.push({ file, line: lineAt(start), message: tooLarge(bytes, limits) });
         continue;
+      }
+      const complex = collectionKeys(doc)[0];
+      if (complex) {
+        const pos = counter.linePos(complex.range?.[0] ?? start);
+        out.problems.push({ file, line: pos.line + base.line, column: pos.col, message: 'a mapping key is itself a map or a list, which no Kubernetes object has (kubectl cannot read it)' });
+        continue;
+      }
+      for (const [first, repeat] of duplicateKeys(doc)) {
+        const pos = counter.linePos(repeat.range?.[0] ?? start);
+        out.warnings.push({
+          file, line: pos.line + base.line, column: pos.col,
+          message: `key "${String(repeat.value)}" is given twice in one mapping (lines ${lineAt(first.range?.[0] ?? start)} and ${pos.line + base.line}); the last value is read, as kubectl reads it`,
+        });
       }
       let value: unknown;
       try {
@@ -113,7 +163,106 @@ function parseYaml(file: string, text: string, limits: ParseLimits): Parsed {
       for (const m of expand(file, value, lineAt(start), yamlItemOffsets(doc), lineAt)) out.manifests.push(m);
     }
   } catch (failure) {
-    out.problems.push({ file, line: 1, message: readFailure(failure) });
+    out.problems.push({ file, line: base.line + 1, message: readFailure(failure) });
+  }
+}
+
+/** The 1-based line of `offset` in a text whose line starts are `starts` (sorted). */
+function lineIn(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+function lineStarts(text: string): number[] {
+  const out = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out.push(i + 1);
+  return out;
+}
+
+/** One document by the fast path; false when it must be read by the `yaml` package. */
+function parseChunkFast(file: string, text: string, chunk: Chunk, limits: ParseLimits, starts: readonly number[], out: Parsed): boolean {
+  const body = text.slice(chunk.start, chunk.end);
+  if (!fastEligible(body)) return false;
+  const at = contentStart(text, chunk);
+  if (at === undefined) return loadFast(body) !== undefined; // comments only: nothing to read (or an error to report)
+  if (chunk.end - chunk.start > limits.maxDocumentBytes) return false;
+  const loaded = loadFast(body);
+  if (!loaded) return false;
+  const value = loaded.value;
+  if (value === null || value === undefined) return true;
+  const items = Array.isArray(value) ? value : listItems(value);
+  if (!items) {
+    out.manifests.push({ file, line: lineIn(starts, at), value });
+    return true;
+  }
+  const offsets = blockItemStarts(text, chunk, at);
+  if (!offsets || offsets.length !== items.length) return false;
+  for (let i = 0; i < items.length; i++) out.manifests.push({ file, line: lineIn(starts, offsets[i]!), value: items[i] });
+  return true;
+}
+
+/** Line and column of the first `{{` outside a comment, or `undefined`. */
+function placeholderAt(text: string, starts: readonly number[]): { line: number; column: number } | undefined {
+  for (let i = text.indexOf('{{'); i >= 0; i = text.indexOf('{{', i + 2)) {
+    const line = lineIn(starts, i);
+    const lineStart = starts[line - 1]!;
+    if (!text.slice(lineStart, i).includes('#')) return { line, column: i - lineStart + 1 };
+  }
+  return undefined;
+}
+
+const NAME_FIELDS = ['name', 'namespace', 'generateName'];
+
+/** A value whose metadata holds a `{{…}}` placeholder where Kubernetes allows no braces (names, label keys and values). */
+function templatedMetadata(value: unknown): boolean {
+  const metadata = isObject(value) && isObject(value['metadata']) ? value['metadata'] : undefined;
+  if (!metadata) return false;
+  const labels = isObject(metadata['labels']) ? metadata['labels'] : {};
+  const texts = [...NAME_FIELDS.map((k) => metadata[k]), ...Object.keys(labels), ...Object.values(labels)];
+  return texts.some((t) => typeof t === 'string' && /\{\{.*\}\}/.test(t));
+}
+
+/**
+ * A template (Helm, mustache...) is no manifest: kubectl refuses it. A text with `{{` is one when a
+ * document does not parse, has a map or a list as a key (`{{x}}` unquoted), or holds a placeholder
+ * in a name or a label; then the file is one problem, with the line of its first placeholder.
+ */
+function templateProblem(file: string, text: string, parsed: Parsed, starts: readonly number[]): ManifestProblem | undefined {
+  const signs = parsed.problems.length > 0 || parsed.manifests.some((m) => templatedMetadata(m.value));
+  if (!signs) return undefined;
+  const at = placeholderAt(text, starts) ?? { line: parsed.problems[0]?.line ?? 1 };
+  return { file, ...at, message: 'a template, not a manifest ({{…}} placeholders): render it first (helm template, or the tool it is written for) and audit the output' };
+}
+
+/** A YAML text read by the `yaml` package alone (what the fast path must agree with; for tests and benchmarks). */
+export function parseYamlExact(file: string, text: string, limits: ParseLimits): Parsed {
+  const out: Parsed = { manifests: [], problems: [], warnings: [] };
+  parseYamlSlow(file, text, limits, { line: 0 }, out);
+  return out;
+}
+
+function parseYaml(file: string, text: string, limits: ParseLimits): Parsed {
+  const out: Parsed = { manifests: [], problems: [], warnings: [] };
+  const starts = lineStarts(text);
+  if (text.includes('{{')) {
+    parseYamlSlow(file, text, limits, { line: 0 }, out);
+    const template = templateProblem(file, text, out, starts);
+    return template ? { manifests: [], problems: [template], warnings: [] } : out;
+  }
+  if (wholeFileSlow(text)) {
+    parseYamlSlow(file, text, limits, { line: 0 }, out);
+    return out;
+  }
+  for (const chunk of chunks(text)) {
+    if (!parseChunkFast(file, text, chunk, limits, starts, out)) {
+      parseYamlSlow(file, text.slice(chunk.start, chunk.end), limits, { line: lineIn(starts, chunk.start) - 1 }, out);
+    }
   }
   return out;
 }
@@ -151,12 +300,14 @@ function jsonErrorAt(text: string, message: string): { line: number; column?: nu
     return { line: pos.line, column: pos.col };
   }
   if (text.length > LOCATE_MAX_BYTES || !shallow(text)) return { line: 1 };
-  const located = parseYaml('', text, { maxDocumentBytes: Infinity }).problems[0];
+  const found: Parsed = { manifests: [], problems: [], warnings: [] };
+  parseYamlSlow('', text, { maxDocumentBytes: Infinity }, { line: 0 }, found);
+  const located = found.problems[0];
   return located ? { line: located.line, ...(located.column !== undefined ? { column: located.column } : {}) } : { line: 1 };
 }
 
 function parseJson(file: string, text: string, limits: ParseLimits): Parsed {
-  if (text.length > limits.maxDocumentBytes) return { manifests: [], problems: [{ file, line: 1, message: tooLarge(text.length, limits) }] };
+  if (text.length > limits.maxDocumentBytes) return { manifests: [], problems: [{ file, line: 1, message: tooLarge(text.length, limits) }], warnings: [] };
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -165,14 +316,14 @@ function parseJson(file: string, text: string, limits: ParseLimits): Parsed {
     const raw = readFailure(failure);
     const quoted = raw.indexOf(', "');
     const message = (quoted > 0 && raw.endsWith('" is not valid JSON') ? raw.slice(0, quoted) : raw).slice(0, 300);
-    return { manifests: [], problems: [{ file, ...jsonErrorAt(text, message), message: `invalid JSON: ${message}` }] };
+    return { manifests: [], problems: [{ file, ...jsonErrorAt(text, message), message: `invalid JSON: ${message}` }], warnings: [] };
   }
-  if (value === null) return { manifests: [], problems: [] };
+  if (value === null) return { manifests: [], problems: [], warnings: [] };
   const offsets = Array.isArray(value) || listItems(value) ? jsonItemOffsets(text) : undefined;
   const counter = linesOf(text);
   const lineAt = (offset: number) => lineOf(counter, offset);
   const start = text.length - text.trimStart().length;
-  return { manifests: expand(file, value, lineAt(start), offsets, lineAt), problems: [] };
+  return { manifests: expand(file, value, lineAt(start), offsets, lineAt), problems: [], warnings: [] };
 }
 
 /**

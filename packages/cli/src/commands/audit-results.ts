@@ -53,6 +53,13 @@ export interface AuditReport {
   adapter: AdapterName;
   /** Policies loaded, for the reports' rule metadata. */
   policies: readonly CatalogEntry[];
+  /**
+   * Namespaces objects live in that no Namespace document and no `--config` label set defines: assumed to
+   * exist with only the `kubernetes.io/metadata.name` label, as the API server guarantees (none with `--strict-namespaces`).
+   */
+  assumedNamespaces?: readonly string[];
+  /** Manifests read, but not exactly as written (a key given twice: the last value wins, as in kubectl). */
+  warnings?: readonly ManifestProblem[];
 }
 
 /** Counts for summaries and exit codes. */

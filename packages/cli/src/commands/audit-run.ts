@@ -6,7 +6,7 @@
  * core inputs go to their adapters as `verdict eval` sends them.
  */
 import { PolicyLoadError, type Decision, type PolicyDocument, type PolicyInfo } from '@verdict/core';
-import { admissionReviewFor, InventoryCache, type KubernetesObject } from '@verdict/kubernetes';
+import { admissionReviewFor, applyApiServerDefaults, InventoryCache, type KubernetesObject } from '@verdict/kubernetes';
 import { createEvaluator, detectAdapter, type AdapterName, type AdapterOptions, type Evaluator } from '@verdict/testing';
 import { detectPolicyAdapter, loadPoliciesFor } from '../policy/detect.js';
 import type { Manifest } from './audit-parse.js';
@@ -21,6 +21,15 @@ export interface AuditPlan {
   adapterOptions: AdapterOptions;
   /** Namespace of namespaced objects without `metadata.namespace` (as `kubectl apply -n`). */
   namespace: string;
+  /**
+   * Namespaces neither the manifests (a Namespace document) nor `adapterOptions.kubernetes.namespaces` define
+   * are unknown to the namespace lookup, as on a cluster where they do not exist (a `namespaceSelector` then
+   * errs). Default false: they are assumed to exist with only the label the API server guarantees
+   * (`kubernetes.io/metadata.name`), as they must on any cluster that admits the objects.
+   */
+  strictNamespaces?: boolean;
+  /** Apply the API server's defaults for built-in kinds before review, as admission sees objects (default true). */
+  defaults?: boolean;
   /** Called after each object. */
   onObject?: (done: number, total: number) => void;
 }
@@ -70,14 +79,18 @@ function kindOfValue(value: unknown): string {
   return value === null ? 'null' : Array.isArray(value) ? 'a list' : `a ${typeof value}`;
 }
 
-/** A Kubernetes object prepared for review: namespaced objects without a namespace get the default, as the apiserver stores them. */
+/**
+ * A Kubernetes object prepared for review as the API server hands it to admission: defaulted (unless turned off),
+ * and namespaced objects without a namespace get the default one.
+ */
 interface Prepared {
   object: KubernetesObject;
   /** Where the object lives: `""` for cluster-scoped objects (Namespaces included). */
   namespace: string;
 }
 
-function prepare(object: KubernetesObject, fallback: string): Prepared {
+function prepare(given: KubernetesObject, fallback: string, defaults: boolean): Prepared {
+  const object = defaults ? applyApiServerDefaults(given) : given;
   const metadata = isObject(object['metadata']) ? object['metadata'] : {};
   if (object['kind'] === 'Namespace' && object['apiVersion'] === 'v1') return { object, namespace: '' };
   if (typeof metadata['namespace'] === 'string' && metadata['namespace'] !== '') return { object, namespace: metadata['namespace'] };
@@ -117,11 +130,13 @@ export interface AuditState {
   planned: Planned[];
   inventory: InventoryCache;
   namespaceLabels: Map<string, Record<string, string>>;
+  /** Namespaces objects live in that neither the manifests nor the config define, assumed to exist (sorted); empty when strict. */
+  assumedNamespaces: ReadonlySet<string>;
   as?: AdapterName;
 }
 
 /** Decides which adapter answers each manifest; fills the inventory and the namespace labels from the Kubernetes objects. */
-export function planAudit(manifests: readonly Manifest[], plan: Pick<AuditPlan, 'as' | 'namespace' | 'documents'>, policyAdapter: AdapterName): AuditState {
+export function planAudit(manifests: readonly Manifest[], plan: Pick<AuditPlan, 'as' | 'namespace' | 'documents' | 'strictNamespaces' | 'adapterOptions' | 'defaults'>, policyAdapter: AdapterName): AuditState {
   const inventory = new InventoryCache();
   // Filling the inventory costs a little per object: only when some policy can read it.
   const needsInventory = JSON.stringify(plan.documents).includes('inventory');
@@ -136,7 +151,7 @@ export function planAudit(manifests: readonly Manifest[], plan: Pick<AuditPlan, 
     if (adapter !== 'kubernetes' || value['kind'] === 'AdmissionReview') return { item, adapter, value, namespace: '', review: false };
     let prepared: Prepared;
     try {
-      prepared = prepare(value, plan.namespace);
+      prepared = prepare(value, plan.namespace, plan.defaults !== false);
     } catch (error) {
       return { item, adapter, value, namespace: '', review: false, error: (error as Error).message };
     }
@@ -148,7 +163,19 @@ export function planAudit(manifests: readonly Manifest[], plan: Pick<AuditPlan, 
     }
     return { item, adapter, value: prepared.object, namespace: prepared.namespace, review: true };
   });
-  return { planned, inventory, namespaceLabels, ...(plan.as ? { as: plan.as } : {}) };
+  return { planned, inventory, namespaceLabels, assumedNamespaces: assumed(planned, namespaceLabels, plan), ...(plan.as ? { as: plan.as } : {}) };
+}
+
+/** The namespaces reviewed objects live in that no Namespace document and no configured label set defines (none when strict). */
+function assumed(planned: readonly Planned[], corpus: ReadonlyMap<string, unknown>, plan: Pick<AuditPlan, 'strictNamespaces' | 'adapterOptions'>): Set<string> {
+  if (plan.strictNamespaces === true) return new Set();
+  const configured = plan.adapterOptions.kubernetes?.namespaces ?? {};
+  const out = new Set<string>();
+  for (const p of planned) {
+    if ('skipped' in p || !p.review || p.namespace === '' || corpus.has(p.namespace) || Object.hasOwn(configured, p.namespace)) continue;
+    out.add(p.namespace);
+  }
+  return new Set([...out].sort());
 }
 
 async function outcomeOf(state: AuditState, i: number, deciders: Deciders, explain: boolean) {
@@ -157,7 +184,8 @@ async function outcomeOf(state: AuditState, i: number, deciders: Deciders, expla
   if (p.error !== undefined) throw new Error(p.error);
   const evaluator = await deciders.get(p.adapter);
   if (!p.review) return evaluator.evaluate(p.value, { explain });
-  const labels = state.namespaceLabels.get(p.namespace);
+  // A namespace assumed to exist has only the label the API server gives every namespace (the webhook's lookup adds it).
+  const labels = state.namespaceLabels.get(p.namespace) ?? (state.assumedNamespaces.has(p.namespace) ? {} : undefined);
   return evaluator.evaluate(admissionReviewFor(p.value, { uid: `verdict-audit-${i}` }), { inventory: state.inventory.data, explain, ...(labels ? { namespaceLabels: labels } : {}) });
 }
 
@@ -165,7 +193,13 @@ async function outcomeOf(state: AuditState, i: number, deciders: Deciders, expla
 export async function decideOne(state: AuditState, i: number, deciders: Deciders): Promise<AuditedObject> {
   const p = state.planned[i]!;
   if ('skipped' in p) {
-    return { file: p.item.file, line: p.item.line, adapter: state.as ?? 'core', apiVersion: '', kind: '', namespace: '', name: '', allowed: true, results: [], skipped: p.skipped };
+    // What the document says it is (a Kustomization, say), so the report can name it.
+    const value = isObject(p.item.value) ? p.item.value : {};
+    const metadata = isObject(value['metadata']) ? value['metadata'] : {};
+    return {
+      file: p.item.file, line: p.item.line, adapter: state.as ?? 'core', apiVersion: str(value['apiVersion']), kind: str(value['kind']),
+      namespace: str(metadata['namespace']), name: str(metadata['name']) || str(value['name']), allowed: true, results: [], skipped: p.skipped,
+    };
   }
   const id = identity(p.item, p.adapter, p.value, p.namespace);
   try {
@@ -204,7 +238,8 @@ export async function decideAll(state: AuditState, deciders: Deciders, onObject?
  */
 export async function auditManifests(manifests: readonly Manifest[], plan: AuditPlan, deciders = new Deciders(plan)): Promise<Omit<AuditReport, 'problems' | 'files'>> {
   await deciders.get(deciders.adapter);
-  const objects = await decideAll(planAudit(manifests, plan, deciders.adapter), deciders, plan.onObject);
+  const state = planAudit(manifests, plan, deciders.adapter);
+  const objects = await decideAll(state, deciders, plan.onObject);
   const catalog = policyCatalog(deciders.policies(), plan.documents);
-  return { objects, adapter: deciders.adapter, policies: completeCatalog(catalog, objects.flatMap((o) => o.results)) };
+  return { objects, adapter: deciders.adapter, policies: completeCatalog(catalog, objects.flatMap((o) => o.results)), assumedNamespaces: [...state.assumedNamespaces] };
 }

@@ -20,6 +20,7 @@ export function ruleId(kind: string, name: string): string {
 }
 
 const UNREADABLE = 'verdict/unreadable-manifest';
+const READ_WARNING = 'verdict/manifest-warning';
 const INPUT_ERROR = 'verdict/input-error';
 
 type Level = 'error' | 'warning' | 'note';
@@ -61,6 +62,7 @@ function rule(entry: CatalogEntry) {
 
 const TOOL_RULES = [
   { id: UNREADABLE, name: 'unreadable-manifest', shortDescription: { text: 'A manifest that cannot be parsed.' }, help: { text: 'The YAML or JSON document could not be parsed, so its objects were not checked.' }, defaultConfiguration: { level: 'error' } },
+  { id: READ_WARNING, name: 'manifest-warning', shortDescription: { text: 'A manifest read, but not exactly as written.' }, help: { text: 'A key given twice in one mapping: the last value is read, as kubectl reads it.' }, defaultConfiguration: { level: 'warning' } },
   { id: INPUT_ERROR, name: 'input-error', shortDescription: { text: 'An input the adapter could not decide.' }, help: { text: 'The object could not be turned into a request, or the adapter refused it before any policy ran.' }, defaultConfiguration: { level: 'error' } },
 ];
 
@@ -68,9 +70,9 @@ function uriOf(file: string): string {
   return file.split('/').map(encodeURIComponent).join('/');
 }
 
-function location(file: string, line: number, logical?: string) {
+function location(file: string, line: number, logical?: string, column?: number) {
   return {
-    physicalLocation: { artifactLocation: { uri: uriOf(file), uriBaseId: '%SRCROOT%' }, region: { startLine: Math.max(1, line) } },
+    physicalLocation: { artifactLocation: { uri: uriOf(file), uriBaseId: '%SRCROOT%' }, region: { startLine: Math.max(1, line), ...(column !== undefined ? { startColumn: Math.max(1, column) } : {}) } },
     ...(logical ? { logicalLocations: [{ fullyQualifiedName: logical, kind: 'resource' }] } : {}),
   };
 }
@@ -94,12 +96,21 @@ function resultsOf(o: AuditedObject, index: Map<string, number>) {
         level: levelOf(r),
         message: { text },
         locations: [location(o.file, o.line, [o.apiVersion, o.kind, o.namespace, o.name].filter(Boolean).join('/'))],
-        partialFingerprints: { 'verdictObject/v1': fingerprint(id, r.rule, o.apiVersion, o.kind, o.namespace, o.name, message) },
+        // The file is part of it: the same object in two files is two alerts (code scanning merges equal fingerprints).
+        partialFingerprints: { 'verdictObject/v1': fingerprint(id, r.rule, o.file, o.apiVersion, o.kind, o.namespace, o.name, message) },
         properties: { rule: r.rule, enforcementAction: r.enforcementAction, ...(r.paths ? { paths: r.paths } : {}) },
       });
     }
   }
   return out;
+}
+
+/** The namespaces the audit assumed to exist, as a notification of the run. */
+function assumedNotice(report: AuditReport) {
+  const assumed = report.assumedNamespaces ?? [];
+  if (assumed.length === 0) return {};
+  const text = `namespaces without a Namespace document, assumed to exist with only the label kubernetes.io/metadata.name: ${assumed.join(', ')}`;
+  return { toolExecutionNotifications: [{ level: 'note', message: { text }, properties: { assumedNamespaces: assumed } }] };
 }
 
 /** The SARIF log as JSON text. `cwd` becomes `%SRCROOT%`, the base of the relative file URIs. */
@@ -111,7 +122,13 @@ export function formatSarif(report: AuditReport, context: { version: string; cwd
   for (const p of report.problems) {
     results.push({
       ruleId: UNREADABLE, ruleIndex: index.get(UNREADABLE)!, level: 'error', message: { text: `cannot parse the manifest: ${p.message}` },
-      locations: [location(p.file, p.line)], partialFingerprints: { 'verdictObject/v1': fingerprint(UNREADABLE, p.file, p.message) }, properties: { rule: '', enforcementAction: 'deny' },
+      locations: [location(p.file, p.line, undefined, p.column)], partialFingerprints: { 'verdictObject/v1': fingerprint(UNREADABLE, p.file, p.message) }, properties: { rule: '', enforcementAction: 'deny' },
+    });
+  }
+  for (const w of report.warnings ?? []) {
+    results.push({
+      ruleId: READ_WARNING, ruleIndex: index.get(READ_WARNING)!, level: 'warning', message: { text: w.message },
+      locations: [location(w.file, w.line, undefined, w.column)], partialFingerprints: { 'verdictObject/v1': fingerprint(READ_WARNING, w.file, w.message) }, properties: { rule: '', enforcementAction: 'warn' },
     });
   }
   const base = pathToFileURL(context.cwd).href.replace(/\/?$/, '/');
@@ -121,7 +138,7 @@ export function formatSarif(report: AuditReport, context: { version: string; cwd
     runs: [{
       tool: { driver: { name: 'verdict', semanticVersion: context.version, informationUri: 'https://www.npmjs.com/package/@verdict/cli', rules } },
       originalUriBaseIds: { '%SRCROOT%': { uri: base } },
-      invocations: [{ executionSuccessful: true }],
+      invocations: [{ executionSuccessful: true, ...assumedNotice(report) }],
       results,
     }],
   };

@@ -15,7 +15,8 @@ export function where(o: { file: string; line: number }): string {
 }
 
 function resultLines(r: PolicyResult, s: Style): string[] {
-  const mark = r.status === 'fail' ? (r.enforcementAction === 'audit' ? s.warn('•') : s.bad('✗')) : r.status === 'warn' ? s.warn('!') : s.bad('!');
+  // An error of a deny policy denies the object: it gets the deny glyph; an error of a warn or dryrun policy only warns.
+  const mark = r.status === 'fail' ? (r.enforcementAction === 'audit' ? s.warn('•') : s.bad('✗')) : r.status === 'warn' ? s.warn('!') : r.enforcementAction === 'deny' ? s.bad('✗') : s.warn('!');
   const label = r.status === 'error' ? `${s.bad('error')} ` : r.enforcementAction === 'audit' ? `${s.dim('(dryrun)')} ` : '';
   const policy = r.policy ? `[${r.policy}] ` : '';
   const messages = r.messages.length ? r.messages : [`rule ${r.rule} ${r.status === 'error' ? 'failed to evaluate' : 'failed'}`];
@@ -61,6 +62,11 @@ export function formatTable(report: AuditReport, s: Style, options: { all?: bool
     blocks.push(lines.join('\n'));
   }
   for (const p of report.problems) blocks.push(problemLine(p, s));
+  for (const w of report.warnings ?? []) blocks.push(`${s.bold(`${w.file}:${w.line}${w.column ? `:${w.column}` : ''}`)}\n  ${s.warn('!')} ${w.message}`);
+  const assumed = report.assumedNamespaces ?? [];
+  if (assumed.length) {
+    blocks.push(s.dim(`assumed to exist with only the label kubernetes.io/metadata.name (no Namespace document): ${plural(assumed.length, 'namespace')}: ${assumed.join(', ')}; --strict-namespaces to treat them as unknown`));
+  }
   const summary = summaryText(report);
   const c = summarize(report);
   blocks.push(c.denied || c.problems ? s.bad(summary) : c.warned ? s.warn(summary) : s.ok(summary));

@@ -25,6 +25,8 @@ export const manifestOptions: Options = {
   config: { type: 'string', short: 'c' },
   namespace: { type: 'string', short: 'n' },
   'max-document-size': { type: 'string' },
+  'strict-namespaces': { type: 'boolean' },
+  'no-defaults': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -35,6 +37,11 @@ export const MANIFEST_HELP = `      --as <adapter>          core, kubernetes, ci
                               failurePolicy, mutating}, ci: {chain, runners}, spinnaker: {...}
   -n, --namespace <name>      namespace of namespaced objects without metadata.namespace
                               (default "default", as kubectl apply)
+      --strict-namespaces     a namespace without a Namespace document (or --config labels) is
+                              unknown, as on a cluster without it (default: it is assumed to
+                              exist with the label kubernetes.io/metadata.name, and reported)
+      --no-defaults           review objects as written (default: with the API server's defaults
+                              for built-in kinds applied first, as admission sees them)
       --max-document-size <q> largest YAML or JSON document read (default 32Mi; 512Ki, 1Gi, bytes)`;
 
 const HELP = `Usage: verdict audit -p <policies> <paths...> [options]
@@ -85,6 +92,8 @@ export async function manifestSettings(command: string, parsed: Parsed, io: Io) 
     ...(as ? { as } : {}),
     adapterOptions,
     namespace: str(parsed, 'namespace') ?? 'default',
+    strictNamespaces: parsed.values['strict-namespaces'] === true,
+    defaults: parsed.values['no-defaults'] !== true,
     limits: { maxDocumentBytes: sizeOption(command, parsed) },
   };
 }
@@ -116,11 +125,11 @@ export async function runAudit(command: string, parsed: Parsed, io: Io): Promise
     });
     const t2 = performance.now();
     const decided = await auditManifests(manifests.manifests, {
-      documents, adapterOptions: settings.adapterOptions, namespace: settings.namespace, ...(settings.as ? { as: settings.as } : {}),
+      documents, adapterOptions: settings.adapterOptions, namespace: settings.namespace, strictNamespaces: settings.strictNamespaces, defaults: settings.defaults, ...(settings.as ? { as: settings.as } : {}),
       onObject: (done, total) => progress.update(`deciding: ${done}/${total} objects`),
     }, deciders);
     const timing = { loadMs: t1 - t0, readMs: t2 - t1, decideMs: performance.now() - t2 };
-    return { report: { ...decided, problems: manifests.problems, files: manifests.files }, timing };
+    return { report: { ...decided, problems: manifests.problems, warnings: manifests.warnings, files: manifests.files }, timing };
   } catch (error) {
     if (error instanceof PolicyLoadError || !(error instanceof CliError)) throw loadError(error);
     throw error;
@@ -135,7 +144,7 @@ export function formatReport(report: AuditReport, format: AuditFormat, io: Io, o
     case 'table':
       return formatTable(report, styleFor(io), options);
     case 'json':
-      return `${JSON.stringify({ summary: summarize(report), adapter: report.adapter, objects: report.objects, problems: report.problems }, null, 2)}\n`;
+      return `${JSON.stringify({ summary: summarize(report), adapter: report.adapter, assumedNamespaces: report.assumedNamespaces ?? [], objects: report.objects, problems: report.problems, warnings: report.warnings ?? [] }, null, 2)}\n`;
     case 'sarif':
       return formatSarif(report, { version: packageJson.version, cwd: io.cwd });
     case 'policyreport':
@@ -168,7 +177,8 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     const ms = (n: number) => Math.round(n * 10) / 10;
     const writeMs = performance.now() - t;
     const total = timing.loadMs + timing.readMs + timing.decideMs + writeMs;
-    const stats = { files: counts.files, objects: report.objects.length, loadMs: ms(timing.loadMs), readMs: ms(timing.readMs), decideMs: ms(timing.decideMs), writeMs: ms(writeMs), objectsPerSecond: Math.round((report.objects.length * 1000) / Math.max(total, 0.001)) };
+    // The summary's counts: decided objects, and the skipped documents apart.
+    const stats = { files: counts.files, objects: counts.objects, skipped: counts.skipped, loadMs: ms(timing.loadMs), readMs: ms(timing.readMs), decideMs: ms(timing.decideMs), writeMs: ms(writeMs), objectsPerSecond: Math.round((counts.objects * 1000) / Math.max(total, 0.001)) };
     io.stderr.write(`verdict audit stats: ${JSON.stringify(stats)}\n`);
   }
   const failed = counts.denied > 0 || counts.problems > 0 || (failOn === 'warn' && counts.warned > 0);

@@ -56,7 +56,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   const exclude = new Set(findPolicyFiles([...list(parsed, 'base'), ...list(parsed, 'head')], { cwd: io.cwd }));
   const progress = progressLine(io);
   try {
-    const plan = (documents: PolicyDocument[]): AuditPlan => ({ documents, adapterOptions: settings.adapterOptions, namespace: settings.namespace, ...(settings.as ? { as: settings.as } : {}) });
+    const plan = (documents: PolicyDocument[]): AuditPlan => ({ documents, adapterOptions: settings.adapterOptions, namespace: settings.namespace, strictNamespaces: settings.strictNamespaces, defaults: settings.defaults, ...(settings.as ? { as: settings.as } : {}) });
     const sides = [new Deciders(plan(base)), new Deciders(plan(head))] as const;
     for (const d of sides) await d.get(d.adapter);
     const read = await readManifests('diff', parsed.positionals, { io, limits: settings.limits, exclude });

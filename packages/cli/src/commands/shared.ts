@@ -19,6 +19,7 @@ export const inputOptions: Options = {
   operation: { type: 'string' },
   'old-object': { type: 'string' },
   'cost-budget': { type: 'string' },
+  'no-defaults': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 };
 
@@ -31,7 +32,9 @@ export const INPUT_HELP = `  -p, --policies <path>       policy file or director
       --namespace-labels k=v  labels of the object's namespace (kubernetes; repeatable)
       --operation <op>        CREATE, UPDATE, DELETE or CONNECT (kubernetes; default CREATE)
       --old-object <file>     the existing object, for UPDATE and DELETE (kubernetes)
-      --cost-budget <units>   cost budget of the evaluation (default 10000000; see docs/security.md)`;
+      --cost-budget <units>   cost budget of the evaluation (default 10000000; see docs/security.md)
+      --no-defaults           review a bare Kubernetes object as written (default: with the API
+                              server's defaults for built-in kinds applied first, as admission sees it)`;
 
 /** Policy load problems, one line each, as a CliError. */
 export function loadError(error: unknown, exit: number = EXIT.USAGE): CliError {
@@ -88,7 +91,8 @@ export async function readInput(command: string, parsed: Parsed, io: Io): Promis
   const path = str(parsed, 'input');
   if (path === undefined) throw new CliError(`verdict ${command} needs an input: -i <file> (or -i - for standard input); see verdict ${command} --help`);
   const input = await readValue(path, io, 'input');
-  const options: EvaluateInputOptions = { baseDir: io.cwd };
+  // A bare object reaches admission after the API server's defaulting (an AdmissionReview already carries it).
+  const options: EvaluateInputOptions = { baseDir: io.cwd, defaults: parsed.values['no-defaults'] !== true };
   const as = choice<AdapterName>(command, 'as', str(parsed, 'as'), ADAPTERS);
   if (as) options.as = as;
   const operation = choice(command, 'operation', str(parsed, 'operation'), OPERATIONS);

@@ -1,5 +1,6 @@
 /** `verdict validate <paths...>`: load and schema-check policy files, every override included, then lint them. */
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { formatProblem, parsePolicyDocuments, PolicyLoadError, type PolicyDocument, type Problem } from '@verdict/core';
 import type { AdapterName } from '@verdict/testing';
 import { displayPath, findPolicyFiles } from '@verdict/testing/internal';
@@ -35,6 +36,8 @@ Exit codes: 0 valid and no lint finding, 1 problems or lint findings,
 `;
 
 interface PolicyFile {
+  /** Absolute path. */
+  path: string;
   source: string;
   text: string;
   documents: PolicyDocument[];
@@ -56,15 +59,47 @@ function readEachFile(paths: readonly string[], cwd: string): PolicyFile[] {
     try {
       text = readFileSync(file, 'utf8');
     } catch (error) {
-      return { source, text: '', documents: [], problems: [{ code: 'NOT_A_DOCUMENT', document: 0, path: '', source, message: `cannot read the file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }] };
+      return { path: file, source, text: '', documents: [], problems: [{ code: 'NOT_A_DOCUMENT', document: 0, path: '', source, message: `cannot read the file: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}` }] };
     }
     try {
-      return { source, text, documents: parsePolicyDocuments(text, { source }), problems: [] };
+      return { path: file, source, text, documents: parsePolicyDocuments(text, { source }), problems: [] };
     } catch (error) {
       if (!(error instanceof PolicyLoadError)) throw error;
-      return { source, text, documents: [], problems: [...error.problems] };
+      return { path: file, source, text, documents: [], problems: [...error.problems] };
     }
   });
+}
+
+const TEST_KINDS: ReadonlyArray<{ group: string; kind: string; what: string; files: (doc: Record<string, unknown>) => unknown[] }> = [
+  // gator verify: tests[].cases[].object and inventory are the objects it reviews.
+  { group: 'test.gatekeeper.sh/', kind: 'Suite', what: 'gator suite', files: (doc) => list(doc['tests']).flatMap((t) => list(record(t)['cases'])).flatMap((c) => [record(c)['object'], ...list(record(c)['inventory'])]) },
+  // kyverno test: resources are the objects it checks.
+  { group: 'cli.kyverno.io/', kind: 'Test', what: 'Kyverno CLI test', files: (doc) => list(doc['resources']) },
+];
+
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+}
+
+function list(value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [];
+}
+
+/**
+ * The test files in a policy folder (a gatekeeper-library folder has a gator suite and the sample objects it reviews) and the
+ * files they name as objects to check: none of them is a policy. Returns why each such file is left out, by absolute path.
+ */
+function testFiles(files: readonly PolicyFile[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of files) {
+    for (const doc of f.documents) {
+      const test = TEST_KINDS.find((t) => String(doc['apiVersion'] ?? '').startsWith(t.group) && doc['kind'] === t.kind);
+      if (!test) continue;
+      out.set(f.path, test.what);
+      for (const name of test.files(doc)) if (typeof name === 'string' && name !== '') out.set(resolve(dirname(f.path), name), `an object the ${test.what} ${f.source} checks`);
+    }
+  }
+  return out;
 }
 
 /** Drops "no PolicyTemplate defines kind X" when a file left out for its syntax errors mentions kind X: fix that file first. */
@@ -98,7 +133,10 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   let findings: Finding[] = [];
   let adapter: AdapterName = choice<AdapterName>('validate', 'as', str(parsed, 'as'), ADAPTERS) ?? 'core';
   let loaded: { policies: number; documents: number } | undefined;
-  const files = readEachFile(paths, io.cwd);
+  const read = readEachFile(paths, io.cwd);
+  const tests = testFiles(read);
+  const skipped = read.filter((f) => tests.has(f.path)).map((f) => ({ source: f.source, reason: tests.get(f.path)! }));
+  const files = read.filter((f) => !tests.has(f.path));
   const documents = files.flatMap((f) => f.documents);
   if (documents.length === 0 && files.every((f) => f.problems.length === 0)) throw new CliError(`no policy documents found in ${paths.join(', ')}`, { exit: EXIT.FAILED });
   try {
@@ -117,10 +155,14 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     (order.get(a.source ?? '') ?? 0) - (order.get(b.source ?? '') ?? 0) || (a.line ?? 0) - (b.line ?? 0) || (a.column ?? 0) - (b.column ?? 0));
   if (problems.length > 0) loaded = undefined;
   if (format === 'json') {
-    io.stdout.write(`${JSON.stringify({ valid: problems.length === 0 && findings.length === 0, adapter, problems, lint: findings }, null, 2)}\n`);
+    io.stdout.write(`${JSON.stringify({ valid: problems.length === 0 && findings.length === 0, adapter, problems, lint: findings, skipped }, null, 2)}\n`);
   } else {
     for (const p of problems) io.stdout.write(`${s.bad('✗')} ${formatProblem(p)}\n`);
     for (const f of findings) io.stdout.write(`${s.warn('!')} ${findingLine(f)}\n`);
+    if (skipped.length) {
+      const suites = skipped.filter((x) => !x.reason.startsWith('an object')).length;
+      io.stdout.write(s.dim(`not policies, left out: ${suites} test file${suites === 1 ? '' : 's'} (gator suites, Kyverno CLI tests) and ${skipped.length - suites} object${skipped.length - suites === 1 ? '' : 's'} they check\n`));
+    }
     const inFiles = new Set(problems.map((p) => p.source)).size;
     if (problems.length) io.stdout.write(s.bad(`${problems.length} problem${problems.length === 1 ? '' : 's'}${inFiles > 1 ? ` in ${inFiles} files` : ''}: the policies do not load (${adapter})\n`));
     else if (loaded) {

@@ -54,7 +54,7 @@ export const POD_CONTROLLERS: Readonly<Record<string, { target: AutogenTarget; c
 type Block = Readonly<Record<string, unknown>>;
 
 /** Go's byte-wise string order (`cmp.Compare`). */
-const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+export const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const isBlock = (v: unknown): v is Block => typeof v === 'object' && v !== null && !Array.isArray(v);
 const hasSelector = (v: unknown) => isBlock(v) && ((isBlock(v['matchLabels']) && Object.keys(v['matchLabels']).length > 0) || (Array.isArray(v['matchExpressions']) && v['matchExpressions'].length > 0));
 const only = (v: unknown, value: string) => Array.isArray(v) && v.length === 1 && v[0] === value;
@@ -100,7 +100,7 @@ export function rewriteSpec(spec: Block, config: string): Record<string, unknown
 }
 
 /** Kyverno's `CreateMatchConstraints`: one rule per group/version (sorted), the Pod rule's operations, its namespaceSelector. */
-function matchConstraintsFor(targets: readonly AutogenTarget[], operations: unknown, namespaceSelector: unknown): Record<string, unknown> {
+export function matchConstraintsFor(targets: readonly AutogenTarget[], operations: unknown, namespaceSelector: unknown): Record<string, unknown> {
   const byVersion = new Map<string, { group: string; version: string; resources: Set<string> }>();
   for (const t of targets) {
     const key = `${t.group}\u0000${t.version}`;

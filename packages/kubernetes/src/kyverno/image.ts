@@ -1,85 +1,15 @@
 /**
- * Image references as Kyverno's `image()` / `parseImageReference()` read them:
- * go-containerregistry's `name.ParseReference` with its default (weak)
- * validation, written out here because the CEL value must answer exactly as
- * Kyverno's does (`index.docker.io` and `library/` for Docker Hub names, the
- * tag `latest` when none is written, a digest only as `sha256:<64 hex>`), which
- * the lenient split of core's `parseImageReference` does not.
+ * Image references as Kyverno's `image()` / `parseImageReference()` read them: go-containerregistry's
+ * `name.ParseReference`, as core's CEL image library parses them (parseContainerImage), as a type of its own
+ * (`kyverno.Image`).
  */
+import { ContainerImage, parseContainerImage } from '@verdict/core';
 
 /** A parsed reference: a tag reference (`digest` empty) or a digest reference (`tag` empty). */
-export class KyvernoImage {
-  constructor(
-    readonly registry: string,
-    /** The repository as written (`nginx`); {@link repository} adds Docker Hub's `library/`. */
-    readonly path: string,
-    readonly tag: string,
-    readonly digest: string,
-  ) {}
-
-  /** `RepositoryStr()`: `library/<name>` for a one-segment name on Docker Hub. */
-  get repository(): string {
-    return !this.path.includes('/') && this.registry === DEFAULT_REGISTRY ? `library/${this.path}` : this.path;
-  }
-
-  /** `Identifier()`: the tag, or the digest. */
-  get identifier(): string {
-    return this.digest === '' ? this.tag : this.digest;
-  }
-}
-
-const DEFAULT_REGISTRY = 'index.docker.io';
-const TAG_CHARS = /^[A-Za-z0-9_.-]{1,128}$/;
-const REPOSITORY_CHARS = /^[a-z0-9_./-]{1,255}$/;
-/** An RFC 3986 authority as `url.Parse("//" + name).Host` keeps it whole: host name or bracketed IPv6, optional port. */
-const REGISTRY = /^(?:[A-Za-z0-9._~!$&'()*+,;=-]*|\[[0-9A-Fa-f:.]+\])(?::[0-9]*)?$/;
-const SHA256 = /^sha256:[a-f0-9]{64}$/;
-
-type Parsed = KyvernoImage | string;
-
-function repository(name: string): { registry: string; path: string } | string {
-  if (name === '') return 'a repository name must be specified';
-  const slash = name.indexOf('/');
-  const first = slash < 0 ? name : name.slice(0, slash);
-  let registry = '';
-  let path = name;
-  if (slash >= 0 && (first === 'localhost' || /[.:]/.test(first))) {
-    registry = first;
-    path = name.slice(slash + 1);
-  }
-  if (!REPOSITORY_CHARS.test(path)) return `repository can only contain the characters \`abcdefghijklmnopqrstuvwxyz0123456789_-./\` and be 1 to 255 long: ${path}`;
-  if (!REGISTRY.test(registry)) return `registries must be valid RFC 3986 URI authorities: ${registry}`;
-  return { registry: registry === '' || registry === 'docker.io' ? DEFAULT_REGISTRY : registry, path };
-}
-
-function asTag(name: string): Parsed {
-  const parts = name.split(':');
-  let base = name;
-  let tag = '';
-  if (parts.length > 1 && !parts[parts.length - 1]!.includes('/')) {
-    tag = parts[parts.length - 1]!;
-    base = parts.slice(0, -1).join(':');
-    if (tag === '') return `${name} must specify a tag name after the colon`;
-    if (!TAG_CHARS.test(tag)) return `tag can only contain the characters \`A-Za-z0-9_-.\` and be 1 to 128 long: ${tag}`;
-  }
-  const repo = repository(base);
-  return typeof repo === 'string' ? repo : new KyvernoImage(repo.registry, repo.path, tag || 'latest', '');
-}
-
-function asDigest(name: string): Parsed {
-  const parts = name.split('@');
-  if (parts.length !== 2) return `a digest must contain exactly one '@' separator (e.g. registry/repository@digest) saw: ${name}`;
-  const [base, digest] = parts as [string, string];
-  if (!SHA256.test(digest)) return `unsupported or invalid digest: ${digest}`;
-  const tagged = asTag(base);
-  const repo = repository(typeof tagged === 'string' ? base : `${tagged.registry}/${tagged.path}`);
-  return typeof repo === 'string' ? repo : new KyvernoImage(repo.registry, repo.path, '', digest);
-}
+export class KyvernoImage extends ContainerImage {}
 
 /** Parses a reference; a string is the reason it is not one. */
 export function parseKyvernoImage(reference: string): KyvernoImage | string {
-  const tag = asTag(reference);
-  if (typeof tag !== 'string') return tag;
-  const digest = asDigest(reference);
-  return typeof digest === 'string' ? `could not parse reference: ${reference}` : digest;
+  const parsed = parseContainerImage(reference);
+  return typeof parsed === 'string' ? parsed : new KyvernoImage(parsed.registry, parsed.path, parsed.tag, parsed.digest);
 }

@@ -23,7 +23,8 @@ const isOptional = (v: unknown) => typeof v === 'object' && v !== null && typeof
  */
 const OVERRIDES = { '.orValue/1': (values: readonly unknown[]) => (isOptional(values[0]) ? undefined : values[0]) };
 
-const EXTENSIONS = { functions: KYVERNO_FUNCTIONS, types: KYVERNO_TYPES, constants: KYVERNO_CONSTANTS, overrides: OVERRIDES, refuse: KYVERNO_REFUSED };
+/** Kyverno's libraries as a profile's extensions (shared by every Kyverno kind). */
+export const KYVERNO_EXTENSIONS = { functions: KYVERNO_FUNCTIONS, types: KYVERNO_TYPES, constants: KYVERNO_CONSTANTS, overrides: OVERRIDES, refuse: KYVERNO_REFUSED };
 
 /**
  * The message of a failed validation, as Kyverno's `evaluateWithData` makes it: the messageExpression's
@@ -47,13 +48,16 @@ export function kyvernoProfile(policy: KyvernoPolicy): CelProfile {
     firstFailureOnly: true,
     failureMessage: kyvernoMessage,
     ...(policy.failurePolicy === 'Ignore' ? { matchConditionErrors: 'skip' as const } : {}),
-    extensions: EXTENSIONS,
+    extensions: KYVERNO_EXTENSIONS,
     partialRoots: ADMISSION_PARTIAL_ROOTS,
-    activation: (input) => {
-      const out = admissionActivation(input, null) as Record<string, unknown>;
-      delete out['params'];
-      out['exceptions'] = EXCEPTIONS;
-      return out;
-    },
+    activation: kyvernoActivation,
   };
+}
+
+/** The root values of a Kyverno policy's expressions: the admission names without `params`, and `exceptions`. */
+export function kyvernoActivation(input: Readonly<Record<string, unknown>>): Readonly<Record<string, unknown>> {
+  const out = admissionActivation(input, null) as Record<string, unknown>;
+  delete out['params'];
+  out['exceptions'] = EXCEPTIONS;
+  return out;
 }

@@ -45,19 +45,21 @@ function validationActions(spec: Doc, report: Report): ValidationAction[] {
   return value.length === 0 ? ['Deny'] : out;
 }
 
-function enabled(block: Doc | undefined, key: 'admission' | 'background', report: Report): boolean {
+/** `spec.evaluation.<key>.enabled` (absent: `fallback`). */
+export function enabled(block: Doc | undefined, key: string, report: Report, fallback = true): boolean {
   const value = block ? new FieldReader(block, '/spec/evaluation', report).object(key) : undefined;
-  if (!value) return true;
+  if (!value) return fallback;
   const f = new FieldReader(value, `/spec/evaluation/${key}`, report).known(['enabled'], `evaluation.${key}`);
   const flag = f.value['enabled'];
   if (flag !== undefined && flag !== null && typeof flag !== 'boolean') report(`/spec/evaluation/${key}/enabled`, `enabled must be true or false (got ${typeOf(flag)})`);
-  return flag !== false;
+  return typeof flag === 'boolean' ? flag : fallback;
 }
 
-function evaluation(spec: Doc, report: Report): { admission: boolean; background: boolean } {
+/** `spec.evaluation`: admission and background enabled (default true), mode Kubernetes; `known` adds a kind's own keys. */
+export function evaluation(spec: Doc, report: Report, known: readonly string[] = []): { admission: boolean; background: boolean } {
   const block = new FieldReader(spec, '/spec', report).object('evaluation');
   if (block) {
-    const f = new FieldReader(block, '/spec/evaluation', report).known(['admission', 'background', 'mode'], 'evaluation');
+    const f = new FieldReader(block, '/spec/evaluation', report).known(['admission', 'background', 'mode', ...known], 'evaluation');
     const mode = f.string('mode');
     if (mode !== undefined && mode !== '' && mode !== 'Kubernetes') {
       report('/spec/evaluation/mode', mode === 'JSON' || mode === 'HTTP' || mode === 'Envoy'
@@ -68,11 +70,12 @@ function evaluation(spec: Doc, report: Report): { admission: boolean; background
   return { admission: enabled(block, 'admission', report), background: enabled(block, 'background', report) };
 }
 
-function controllers(spec: Doc, report: Report): readonly string[] | undefined {
+/** `autogen.podControllers.controllers`; `admissionPolicy`: the kind's generated-policy key (read, no effect). */
+export function controllers(spec: Doc, report: Report, admissionPolicy = 'validatingAdmissionPolicy'): readonly string[] | undefined {
   const autogen = new FieldReader(spec, '/spec', report).object('autogen');
   if (!autogen) return undefined;
-  const f = new FieldReader(autogen, '/spec/autogen', report).known(['podControllers', 'validatingAdmissionPolicy'], 'autogen');
-  f.object('validatingAdmissionPolicy');
+  const f = new FieldReader(autogen, '/spec/autogen', report).known(['podControllers', admissionPolicy], 'autogen');
+  f.object(admissionPolicy);
   const pods = f.object('podControllers');
   if (!pods) return undefined;
   new FieldReader(pods, '/spec/autogen/podControllers', report).known(['controllers'], 'autogen.podControllers');
@@ -85,7 +88,7 @@ function controllers(spec: Doc, report: Report): readonly string[] | undefined {
   return list as string[];
 }
 
-/** The namespace of a NamespacedValidatingPolicy: `metadata.namespace`, `default` when absent (as kubectl applies it). */
+/** The namespace of a namespaced policy: `metadata.namespace`, `default` when absent (as kubectl applies it). */
 function namespaceOf(doc: Doc, report: Report): string {
   const metadata = isObject(doc['metadata']) ? doc['metadata'] : {};
   const namespace = new FieldReader(metadata, '/metadata', report).string('namespace');
@@ -95,34 +98,51 @@ function namespaceOf(doc: Doc, report: Report): string {
   return namespace;
 }
 
-/** Reads a ValidatingPolicy or NamespacedValidatingPolicy; `undefined` when it has problems (all reported). */
-export function readKyvernoPolicy(doc: Doc, kind: KyvernoPolicyKind, document: number, report: Report): KyvernoPolicy | undefined {
-  const count = counting(report);
+/** What every Kyverno CEL policy kind reads first: its name (and namespace), its spec, matchConstraints, webhookConfiguration. */
+export interface KyvernoHead {
+  name: string;
+  namespace?: string;
+  spec: Doc;
+  fields: FieldReader;
+  matchConstraints: Doc;
+}
+
+/** Reads a Kyverno policy's head; `undefined` when it has no spec object (reported). `known`: the kind's spec fields. */
+export function readKyvernoHead(doc: Doc, kind: { name: string; namespaced: boolean; spec: readonly string[] }, count: Report): KyvernoHead | undefined {
   const name = readName(doc, count);
-  const namespace = kind === 'NamespacedValidatingPolicy' ? namespaceOf(doc, count) : undefined;
-  const spec = readSpec(doc, SPEC, kind, count);
+  const namespace = kind.namespaced ? namespaceOf(doc, count) : undefined;
+  const spec = readSpec(doc, kind.spec, kind.name, count);
   if (!spec) return undefined;
-  const f = new FieldReader(spec, '/spec', count);
-  const matchConstraints = f.object('matchConstraints');
+  const fields = new FieldReader(spec, '/spec', count);
+  const matchConstraints = fields.object('matchConstraints');
   // Kyverno's validate.go: "a matchConstraints with at least one resource rule is required".
   if (!matchConstraints || !Array.isArray(matchConstraints['resourceRules']) || matchConstraints['resourceRules'].length === 0) {
     count('/spec/matchConstraints', 'a matchConstraints with at least one resource rule is required (which requests the policy applies to)');
   }
-  const webhook = f.object('webhookConfiguration');
+  const webhook = fields.object('webhookConfiguration');
   if (webhook) new FieldReader(webhook, '/spec/webhookConfiguration', count).known(['timeoutSeconds'], 'webhookConfiguration');
+  return { name: name ?? '', spec, fields, matchConstraints: matchConstraints ?? {}, ...(namespace !== undefined ? { namespace } : {}) };
+}
+
+/** Reads a ValidatingPolicy or NamespacedValidatingPolicy; `undefined` when it has problems (all reported). */
+export function readKyvernoPolicy(doc: Doc, kind: KyvernoPolicyKind, document: number, report: Report): KyvernoPolicy | undefined {
+  const count = counting(report);
+  const head = readKyvernoHead(doc, { name: kind, namespaced: kind === 'NamespacedValidatingPolicy', spec: SPEC }, count);
+  if (!head) return undefined;
+  const { name, spec, fields: f } = head;
   const { admission, background } = evaluation(spec, count);
   const policy: KyvernoPolicy = {
-    kind, name: name ?? '', document, spec,
+    kind, name, document, spec,
     failurePolicy: f.oneOf('failurePolicy', ['Fail', 'Ignore'] as const) ?? 'Fail',
-    matchConstraints: matchConstraints ?? {},
+    matchConstraints: head.matchConstraints,
     matchConditions: readNamedExpressions(spec, 'matchConditions', count),
     variables: readNamedExpressions(spec, 'variables', count),
     validations: readValidations(spec, count, false),
-    auditAnnotations: readAuditAnnotations(spec, name ?? '', count),
+    auditAnnotations: readAuditAnnotations(spec, name, count),
     actions: validationActions(spec, count),
     admission, background,
   };
-  if (namespace !== undefined) policy.namespace = namespace;
+  if (head.namespace !== undefined) policy.namespace = head.namespace;
   const list = controllers(spec, count);
   if (list) policy.controllers = list;
   return count.count() === 0 ? policy : undefined;

@@ -13,13 +13,14 @@ import { isObject } from '../read.js';
 import type { Report } from '../vap/fields.js';
 import { enforcementOf, readAuditAnnotations, readNamedExpressions, readValidations } from '../vap/read.js';
 import { autogenVariants } from './autogen.js';
+import { mutatingKindOf } from '../mpol/translate.js';
 import { KYVERNO_POLICIES, KYVERNO_VERSIONS, readKyvernoPolicy } from './read.js';
+import { applies, eachKyvernoPolicy, variantUnit, type EvaluationMode } from './units.js';
 import type { KyvernoPolicy, KyvernoPolicyKind } from './types.js';
 
 type Doc = Readonly<Record<string, unknown>>;
 
-/** Which evaluations a policy set is loaded for: `admission` (webhooks), `background` (audits), or `all` (Kyverno CLI tests). */
-export type EvaluationMode = 'admission' | 'background' | 'all';
+export type { EvaluationMode } from './units.js';
 
 /** A compiled Kyverno policy (one variant), for the CEL profile and the answers. */
 export interface KyvernoVariant {
@@ -46,11 +47,11 @@ export function kyvernoKindOf(doc: unknown): KyvernoPolicyKind | undefined {
  * ClusterPolicy, Policy, PolicyException…), or `undefined` for any other document.
  */
 export function kyvernoUnsupported(doc: unknown): string | undefined {
-  if (!isObject(doc) || typeof doc['apiVersion'] !== 'string' || kyvernoKindOf(doc)) return undefined;
+  if (!isObject(doc) || typeof doc['apiVersion'] !== 'string' || kyvernoKindOf(doc) || mutatingKindOf(doc)) return undefined;
   const group = doc['apiVersion'].split('/')[0];
   const kind = typeof doc['kind'] === 'string' ? doc['kind'] : '(no kind)';
-  if (group === KYVERNO_POLICIES) return `Kyverno's ${kind} is not supported: verdict loads ValidatingPolicy and NamespacedValidatingPolicy of ${KYVERNO_POLICIES} (docs/kyverno.md#what-is-refused)`;
-  if (group === 'kyverno.io') return `Kyverno's ${kind} (kyverno.io) is not supported: verdict loads Kyverno's CEL ValidatingPolicy and NamespacedValidatingPolicy (${KYVERNO_POLICIES}); write the rules as one of them or as a verdict Policy (docs/kyverno.md#what-is-refused)`;
+  if (group === KYVERNO_POLICIES) return `Kyverno's ${kind} is not supported: verdict loads ValidatingPolicy, NamespacedValidatingPolicy, MutatingPolicy and NamespacedMutatingPolicy of ${KYVERNO_POLICIES} (docs/kyverno.md#what-is-refused)`;
+  if (group === 'kyverno.io') return `Kyverno's ${kind} (kyverno.io) is not supported: verdict loads Kyverno's CEL policies (${KYVERNO_POLICIES}: ValidatingPolicy, MutatingPolicy and their namespaced kinds); write the rules as one of them or as a verdict Policy (docs/kyverno.md#what-is-refused)`;
   return undefined;
 }
 
@@ -80,16 +81,6 @@ function templateOf(name: string, kind: string, spec: Doc, policy: KyvernoPolicy
   };
 }
 
-function matchOf(policy: KyvernoPolicy, constraints: Doc): Doc {
-  // Kyverno's matcher compares resources exactly (no matchPolicy equivalence).
-  const block = { ...constraints, matchPolicy: 'Exact' };
-  return policy.namespace === undefined ? block : { all: [block, { fields: { path: 'namespace', values: [policy.namespace] } }] };
-}
-
-function applies(policy: KyvernoPolicy, mode: EvaluationMode): boolean {
-  return mode === 'all' || (mode === 'admission' ? policy.admission : policy.background);
-}
-
 /**
  * Reads the claimed Kyverno documents and returns their units; `found` gets
  * each compiled variant by its template and policy documents.
@@ -100,62 +91,25 @@ export function translateKyverno(
   options: { mode: EvaluationMode; found: (variant: KyvernoVariant, template: object, policy: object | undefined) => void },
 ): TranslatedUnit[] {
   const units: TranslatedUnit[] = [];
-  const seen = new Map<string, number>();
-  for (const i of claimed) {
-    const doc = ctx.documents[i] as Doc;
-    const kind = kyvernoKindOf(doc)!;
-    const version = String(doc['apiVersion']).split('/')[1] ?? '';
-    if (!KYVERNO_VERSIONS[kind].includes(version)) {
-      ctx.problem(i, '/apiVersion', `Kyverno serves ${kind} as ${KYVERNO_VERSIONS[kind].map((v) => `${KYVERNO_POLICIES}/${v}`).join(', ')} (got "${String(doc['apiVersion'])}")`, 'SCHEMA');
-      continue;
-    }
-    const policy = readKyvernoPolicy(doc, kind, i, (path, message) => ctx.problem(i, path, message));
-    if (!policy) continue;
-    const id = policy.namespace === undefined ? policy.name : `${policy.namespace}/${policy.name}`;
-    const key = `${kind}/${id}`;
-    if (seen.has(key)) {
-      ctx.problem(i, '/metadata/name', `${kind} "${id}" is already defined by document ${seen.get(key)!}`, 'DUPLICATE');
-      continue;
-    }
-    seen.set(key, i);
+  const kind = { of: (doc: Doc) => kyvernoKindOf(doc)!, versions: KYVERNO_VERSIONS, read: (doc: Doc, k: KyvernoPolicyKind, i: number) => readKyvernoPolicy(doc, k, i, (path, message) => ctx.problem(i, path, message)) };
+  eachKyvernoPolicy(claimed, ctx, kind, (policy, id, i) => {
     const variants: Array<{ name: string; spec: Doc; autogen?: string }> = [
       { name: id, spec: policy.spec },
       ...autogenVariants(policy).map((v) => ({ name: `${id}/autogen-${v.config}`, spec: v.spec, autogen: v.config })),
     ];
     for (const v of variants) {
-      const template = templateOf(v.name, kind, v.spec, policy);
-      const variant: KyvernoVariant = { policy, kind, name: v.name, matchConstraints: v.spec['matchConstraints'] as Doc, ...(v.autogen ? { autogen: v.autogen } : {}) };
+      const template = templateOf(v.name, policy.kind, v.spec, policy);
+      const matchConstraints = v.spec['matchConstraints'] as Doc;
+      const variant: KyvernoVariant = { policy, kind: policy.kind, name: v.name, matchConstraints, ...(v.autogen ? { autogen: v.autogen } : {}) };
       // Autogen variants map their problems onto the policy as written (same structure; the match block is generated),
       // and repeat none that the policy itself has.
-      const path = (pointer: string) => policyPath(pointer);
-      const variantOf = v.autogen === undefined ? {} : { variant: true };
-      if (!applies(policy, options.mode)) {
-        // Not evaluated in this mode (evaluation.admission/background.enabled: false); its logic is still checked.
-        options.found(variant, template, undefined);
-        units.push({ template: { document: template, origin: i, path, ...variantOf }, policies: [] });
-        continue;
-      }
-      const constraint: PolicyDocument = {
-        apiVersion: 'verdict.dev/v1',
-        kind,
-        metadata: { name: v.name },
-        spec: {
-          match: matchOf(policy, v.spec['matchConstraints'] as Doc),
-          enforcementAction: enforcementOf(policy.actions),
-        },
-      };
-      options.found(variant, template, constraint);
-      const inMatch = policy.namespace === undefined ? '/spec/match' : '/spec/match/all/0';
-      units.push({
-        template: { document: template, origin: i, path, ...variantOf },
-        policies: [{
-          document: constraint,
-          origin: i,
-          ...variantOf,
-          path: (pointer) => (v.autogen === undefined && pointer.startsWith(inMatch) ? pointer.replace(inMatch, '/spec/matchConstraints') : '/spec/matchConstraints'),
-        }],
+      const { unit, policy: constraint } = variantUnit({
+        policy, kind: policy.kind, name: v.name, template, matchConstraints, enforcementAction: enforcementOf(policy.actions),
+        origin: i, path: policyPath, evaluated: applies(policy, options.mode), ...(v.autogen ? { autogen: v.autogen } : {}),
       });
+      options.found(variant, template, constraint);
+      units.push(unit);
     }
-  }
+  });
   return units;
 }

@@ -100,6 +100,8 @@ function mergeList(lhs: readonly unknown[], rhs: readonly unknown[], node: Schem
 }
 
 function mergeValue(lhs: unknown, rhs: unknown, node: SchemaNode, path: string): unknown {
+  // Only reached without the atomic guard (server-side apply): an atomic part is replaced whole.
+  if (node.atomic || (Array.isArray(rhs) && node.list === undefined)) return rhs;
   if (isObject(rhs)) {
     const out: Json = isObject(lhs) ? { ...lhs } : {};
     for (const [key, value] of Object.entries(rhs)) {
@@ -112,12 +114,15 @@ function mergeValue(lhs: unknown, rhs: unknown, node: SchemaNode, path: string):
   return rhs;
 }
 
-/** The object after merging `configuration` into it (never modifies either). */
-export function mergeApplyConfiguration(object: Json, configuration: unknown): Json {
+/**
+ * The object after merging `configuration` into it (never modifies either). `atomicParts: 'replace'` drops the
+ * API server's guard and replaces atomic parts whole, as server-side apply does (Kyverno's `useServerSideApply`).
+ */
+export function mergeApplyConfiguration(object: Json, configuration: unknown, atomicParts: 'refuse' | 'replace' = 'refuse'): Json {
   if (!isObject(configuration)) throw new Error(`must evaluate to Object but got ${celType(configuration)}`);
   const schema = schemaOf(object);
   const found: string[] = [];
-  atomics(configuration, schema, '', found);
+  if (atomicParts === 'refuse') atomics(configuration, schema, '', found);
   if (found.length > 0) throw new Error(`error applying patch: invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: ${found.join(', ')}`);
   try {
     return mergeValue(object, configuration, schema, '') as Json;
@@ -130,4 +135,10 @@ export function mergeApplyConfiguration(object: Json, configuration: unknown): J
 export function applyConfiguration(value: unknown, target: unknown): readonly PatchOperation[] {
   const object = isObject(target) ? target : {};
   return diffPatch(object, mergeApplyConfiguration(object, value));
+}
+
+/** The patch type of an apply configuration merged as server-side apply merges it (atomic parts replaced). */
+export function serverSideApplyConfiguration(value: unknown, target: unknown): readonly PatchOperation[] {
+  const object = isObject(target) ? target : {};
+  return diffPatch(object, mergeApplyConfiguration(object, value, 'replace'));
 }

@@ -2,7 +2,7 @@
  * CEL object construction in MutatingAdmissionPolicy expressions:
  * `JSONPatch{op: "add", path: "/x", value: 1}` and `Object{spec: Object.spec{replicas: 3}}`.
  * The CEL library verdict uses has no message types, so each construction is
- * rewritten to the map literal it stands for (`{"op": "add", ...}`) before the
+ * rewritten to the map literal it stands for (`dyn({"op": "add", ...})`) before the
  * expression is compiled. The API server's checks of the type names are made
  * here, at load: a nested `Object.<path>{}` must name the field path it is
  * written at, a `JSONPatch` has only op, path, from and value, and an
@@ -128,7 +128,8 @@ export function rewriteConstructions(source: string, root?: 'Object'): Rewritten
         if (expected !== undefined && type !== expected && type !== 'JSONPatch') {
           return { error: `type mismatch: unexpected type name "${type}", expected "${expected}", which matches field name path from root Object type` };
         }
-        replace(token.start, tokens[end + 1]!.end, '{');
+        // dyn(): a construction is an object type in the API server's CEL, which `null` may stand for (`c ? JSONPatch{...} : null`).
+        replace(token.start, tokens[end + 1]!.end, 'dyn({');
         stack.push({ open: '{', type });
         t = end + 1;
         continue;
@@ -147,7 +148,10 @@ export function rewriteConstructions(source: string, root?: 'Object'): Rewritten
       // A list written directly as a field's value: its constructions are elements of that field.
       if (token.text === '[' && top?.type !== undefined && top.type !== 'JSONPatch' && top.field !== undefined && tokens[t - 1]?.text === ':') frame.expect = `${top.type}.${top.field}`;
       stack.push(frame);
-    } else if (token.text === '}' || token.text === ']' || token.text === ')') stack.pop();
+    } else if (token.text === '}' || token.text === ']' || token.text === ')') {
+      if (token.text === '}' && top?.type !== undefined) replace(token.start, token.end, '})');
+      stack.pop();
+    }
     else if (token.text === ',' && top?.type !== undefined) top.field = undefined;
   }
   return { expression: out + source.slice(copied) };
@@ -160,4 +164,42 @@ function isFieldStart(tokens: readonly Token[], t: number): boolean {
   const token = tokens[t]!;
   if (token.text === '?') return tokens[t + 2]?.text === ':';
   return token.kind === 'ident' && tokens[t + 1]?.text === ':';
+}
+
+/** The index of the token closing the bracket opened at token `open`, or -1. */
+function closing(tokens: readonly Token[], open: number): number {
+  let depth = 0;
+  for (let t = open; t < tokens.length; t++) {
+    const text = tokens[t]!.text;
+    if (text === '(' || text === '[' || text === '{') depth++;
+    else if ((text === ')' || text === ']' || text === '}') && --depth === 0) return t;
+  }
+  return -1;
+}
+
+/**
+ * `has(e.f)` where `e` is not a name chain (`has(object.spec.containers[i].env)`), written as the optional
+ * selection `(e.?f).hasValue()`, which tests the same presence: cel-go's has() takes any operand before the
+ * last field, the CEL library verdict uses only a chain of names. Other `has()` calls are kept as written.
+ */
+export function rewriteHas(source: string): string {
+  const tokens = tokenize(source);
+  if (!tokens) return source;
+  let out = '';
+  let copied = 0;
+  for (let t = 0; t < tokens.length; t++) {
+    const token = tokens[t]!;
+    if (token.kind !== 'ident' || token.text !== 'has' || tokens[t - 1]?.text === '.' || tokens[t + 1]?.text !== '(') continue;
+    const end = closing(tokens, t + 1);
+    const last = tokens[end - 1];
+    const dot = tokens[end - 2];
+    if (end < 0 || last?.kind !== 'ident' || dot?.text !== '.' || end - 2 <= t + 2) continue;
+    const operand = tokens.slice(t + 2, end - 2);
+    if (operand.every((x) => x.kind === 'ident' || x.text === '.')) continue; // a name chain: has() as written
+    const inner = rewriteHas(source.slice(operand[0]!.start, dot.start));
+    out += `${source.slice(copied, token.start)}(${inner}.?${last.text}).hasValue()`;
+    copied = tokens[end]!.end;
+    t = end;
+  }
+  return out + source.slice(copied);
 }

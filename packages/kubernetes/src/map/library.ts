@@ -10,9 +10,10 @@ import { admissionActivation, ADMISSION_CEL_NAMES, ADMISSION_PARTIAL_ROOTS } fro
 class JsonPatchNamespace {}
 
 const NAMESPACE = 'kubernetes.JsonPatchNamespace';
-const TYPES: readonly CelType[] = [{ name: NAMESPACE, type: JsonPatchNamespace }];
-const CONSTANTS: readonly CelConstant[] = [{ name: 'jsonpatch', type: NAMESPACE, value: new JsonPatchNamespace() }];
-const FUNCTIONS: readonly CelFunction[] = [
+/** The `jsonpatch` namespace (also in Kyverno's MutatingPolicy environment). */
+export const JSONPATCH_TYPES: readonly CelType[] = [{ name: NAMESPACE, type: JsonPatchNamespace }];
+export const JSONPATCH_CONSTANTS: readonly CelConstant[] = [{ name: 'jsonpatch', type: NAMESPACE, value: new JsonPatchNamespace() }];
+export const JSONPATCH_FUNCTIONS: readonly CelFunction[] = [
   { signature: `${NAMESPACE}.escapeKey(string): string`, handler: (_ns: JsonPatchNamespace, key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1') },
 ];
 
@@ -20,7 +21,7 @@ const FUNCTIONS: readonly CelFunction[] = [
 export function mutatingProfile(usesParams: boolean): CelProfile {
   return {
     names: ADMISSION_CEL_NAMES,
-    extensions: { types: TYPES, constants: CONSTANTS, functions: FUNCTIONS },
+    extensions: { types: JSONPATCH_TYPES, constants: JSONPATCH_CONSTANTS, functions: JSONPATCH_FUNCTIONS },
     partialRoots: ADMISSION_PARTIAL_ROOTS,
     activation: (input, parameters) => admissionActivation(input, usesParams ? parameters : null),
   };

@@ -14,7 +14,8 @@ const PATCH_TYPES = ['JSONPatch', 'ApplyConfiguration'] as const;
 const EXPRESSION_FIELD = { JSONPatch: 'jsonPatch', ApplyConfiguration: 'applyConfiguration' } as const;
 const MAX_EXPRESSION = 5 * 1024;
 
-function readMutations(spec: Readonly<Record<string, unknown>>, report: Report): Mutation[] {
+/** Reads `spec.mutations` (shared with Kyverno's MutatingPolicy, whose CRD sets no length limit: `maxLength` Infinity). */
+export function readMutations(spec: Readonly<Record<string, unknown>>, report: Report, maxLength = MAX_EXPRESSION): Mutation[] {
   const list = new FieldReader(spec, '/spec', report).list('mutations');
   if (list.length === 0) report('/spec/mutations', 'mutations must contain at least one item');
   return list.flatMap((item, i): Mutation[] => {
@@ -33,7 +34,7 @@ function readMutations(spec: Readonly<Record<string, unknown>>, report: Report):
     }
     const expression = new FieldReader(block, `${at}/${field}`, report).known(['expression'], field).required('expression');
     if (expression === undefined) return [];
-    if (expression.length > MAX_EXPRESSION) report(`${at}/${field}/expression`, `expression must not exceed ${MAX_EXPRESSION} characters`);
+    if (expression.length > maxLength) report(`${at}/${field}/expression`, `expression must not exceed ${maxLength} characters`);
     return [{ patchType, expression }];
   });
 }

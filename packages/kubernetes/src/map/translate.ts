@@ -12,6 +12,7 @@ import { MUTATING_BINDING_KIND } from '../vap/registry.js';
 import { bindingMatch, bindingPath, checkMatch, isAdmissionKind, type Translated } from '../vap/translate.js';
 import type { NamedExpression } from '../vap/types.js';
 import { rewriteConstructions } from './construct.js';
+import { MAP_JSON_PATCH } from './json-patch.js';
 import { readMutatingBinding, readMutatingPolicy } from './read.js';
 import type { MutatingBinding, MutatingPolicy } from './types.js';
 
@@ -83,7 +84,7 @@ function templateOf(policy: MutatingPolicy): PolicyDocument {
       reinvocationPolicy: policy.reinvocationPolicy,
       ...(policy.variables.length ? { variables: policy.variables } : {}),
       ...(policy.matchConditions.length ? { matchConditions: policy.matchConditions } : {}),
-      mutate: policy.mutations.map((m, i) => ({ name: `mutations[${i}]`, expression: m.expression, patchType: m.patchType })),
+      mutate: policy.mutations.map((m, i) => ({ name: `mutations[${i}]`, expression: m.expression, patchType: m.patchType === 'JSONPatch' ? MAP_JSON_PATCH : m.patchType })),
     },
   };
 }

@@ -59,19 +59,23 @@ export function readSpec(doc: Readonly<Record<string, unknown>>, known: readonly
   return spec;
 }
 
-/** `spec.matchConditions` or `spec.variables`: named expressions with unique, well-formed names. */
-export function readNamedExpressions(spec: Readonly<Record<string, unknown>>, key: 'matchConditions' | 'variables', report: Report): NamedExpression[] {
+/**
+ * `spec.matchConditions` or `spec.variables`: named expressions with unique, well-formed names. `apiServer`
+ * (default true) adds the API server's limits on matchConditions (qualified names, at most 64); Kyverno's
+ * MutatingPolicy stores them unchecked.
+ */
+export function readNamedExpressions(spec: Readonly<Record<string, unknown>>, key: 'matchConditions' | 'variables', report: Report, apiServer = true): NamedExpression[] {
   const out: NamedExpression[] = [];
   const names = new Set<string>();
   const list = new FieldReader(spec, '/spec', report).list(key);
-  if (key === 'matchConditions' && list.length > MAX_MATCH_CONDITIONS) report(`/spec/${key}`, `at most ${MAX_MATCH_CONDITIONS} match conditions are allowed (got ${list.length})`);
+  if (apiServer && key === 'matchConditions' && list.length > MAX_MATCH_CONDITIONS) report(`/spec/${key}`, `at most ${MAX_MATCH_CONDITIONS} match conditions are allowed (got ${list.length})`);
   list.forEach((item, i) => {
     const at = `/spec/${key}/${i}`;
     const f = new FieldReader(item, at, report).known(['name', 'expression'], `an entry of ${key}`);
     const name = f.required('name');
     const expression = f.required('expression');
     if (name !== undefined) {
-      const error = key === 'variables' ? celIdentifierError(name) : qualifiedNameError(name);
+      const error = key === 'variables' ? celIdentifierError(name) : apiServer ? qualifiedNameError(name) : undefined;
       if (error) report(`${at}/name`, error);
       else if (names.has(name)) report(`${at}/name`, `duplicate name "${name}" in ${key}`);
       names.add(name);

@@ -4,6 +4,7 @@
  */
 import type { PolicySet } from '@verdict/core';
 import type { KyvernoVariant } from '../kyverno/translate.js';
+import type { MutatingVariant } from '../mpol/translate.js';
 import type { PolicyValidation, ValidationAction } from './types.js';
 
 /** A ValidatingAdmissionPolicyBinding, as a compiled policy. */
@@ -29,6 +30,14 @@ export class TranslationRegistry {
   /** Kyverno policies (each autogen variant too), by `<kind>\u0000<name>` of the compiled policy. */
   readonly kyverno = new Map<string, KyvernoVariant>();
 
+  /** Kyverno MutatingPolicies (each autogen variant too), by `<kind>\u0000<name>` of the compiled policy. */
+  readonly kyvernoMutating = new Map<string, MutatingVariant>();
+
+  /** The Kyverno MutatingPolicy behind a decision entry (`kind`, `policy`), if it is one. */
+  kyvernoMutatingOf(kind: string | undefined, policy: string | undefined): MutatingVariant | undefined {
+    return kind === undefined || policy === undefined ? undefined : this.kyvernoMutating.get(`${kind}\u0000${policy}`);
+  }
+
   /** The Kyverno policy behind a decision entry (`kind`, `policy`), if it is one. */
   kyvernoOf(kind: string | undefined, policy: string | undefined): KyvernoVariant | undefined {
     return kind === undefined || policy === undefined ? undefined : this.kyverno.get(`${kind}\u0000${policy}`);
@@ -45,7 +54,7 @@ export class TranslationRegistry {
   }
 
   get empty(): boolean {
-    return this.bindings.size === 0 && this.celKinds.size === 0 && this.kyverno.size === 0 && this.mutating.size === 0;
+    return this.bindings.size === 0 && this.celKinds.size === 0 && this.kyverno.size === 0 && this.mutating.size === 0 && this.kyvernoMutating.size === 0;
   }
 }
 

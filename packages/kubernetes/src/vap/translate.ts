@@ -18,6 +18,7 @@ import { BINDING_KIND, TranslationRegistry } from './registry.js';
 import type { AdmissionPolicy, BindingCommon, PolicyBinding, PolicyCommon } from './types.js';
 import { MutatingDocuments, translateMutating } from '../map/translate.js';
 import { kyvernoKindOf, kyvernoUnsupported, translateKyverno, type EvaluationMode, type KyvernoVariant } from '../kyverno/translate.js';
+import { mutatingKindOf, translateKyvernoMutating, type MutatingVariant } from '../mpol/translate.js';
 
 type Doc = Readonly<Record<string, unknown>>;
 
@@ -33,6 +34,8 @@ export interface Translated {
   bindings: WeakMap<object, { binding: BindingCommon; policy: PolicyCommon; documents: readonly KubernetesObject[] }>;
   /** Per generated template document: the Kyverno policy (variant) it came from. */
   kyverno: WeakMap<object, KyvernoVariant>;
+  /** Per generated template document: the Kyverno MutatingPolicy (variant) it came from. */
+  kyvernoMutating: WeakMap<object, MutatingVariant>;
 }
 
 /** Whether `doc` is a document of `kind` in admissionregistration.k8s.io (v1, v1beta1 or v1alpha1). */
@@ -175,11 +178,11 @@ function gatekeeperPath(t: CelConstraintTemplate): (pointer: string) => string {
  * never returns a patch, so loading it would silently drop its mutations.
  */
 function mutatingRefused(doc: unknown): string | undefined {
-  const kind = (['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'] as const).find((k) => isAdmissionKind(doc, k));
+  const kind = (['MutatingAdmissionPolicy', 'MutatingAdmissionPolicyBinding'] as const).find((k) => isAdmissionKind(doc, k)) ?? mutatingKindOf(doc);
   if (!kind) return undefined;
   const named = str(metadataOf(doc)?.['name']);
   const name = named === '' ? '' : ` "${named}"`;
-  const what = kind === 'MutatingAdmissionPolicy' ? `${kind}${name} mutates objects` : `${kind}${name} binds a MutatingAdmissionPolicy`;
+  const what = kind === 'MutatingAdmissionPolicyBinding' ? `${kind}${name} binds a MutatingAdmissionPolicy` : `${kind}${name} mutates objects`;
   return `${what}, but these policies are loaded for a validating webhook, which never applies a mutation; load them for a mutating webhook (mutating: true in createAdmissionWebhook, kubernetes: {mutating: true} in a verdict config) or remove it`;
 }
 
@@ -189,7 +192,7 @@ function mutatingRefused(doc: unknown): string | undefined {
  * `translated` fills as it runs.
  */
 export function kubernetesTranslator(dialect: MatchDialect, mode: EvaluationMode = 'admission', { validating = false } = {}): { translator: DocumentTranslator; translated: Translated } {
-  const translated: Translated = { registry: new TranslationRegistry(), templates: new WeakMap(), bindings: new WeakMap(), kyverno: new WeakMap() };
+  const translated: Translated = { registry: new TranslationRegistry(), templates: new WeakMap(), bindings: new WeakMap(), kyverno: new WeakMap(), kyvernoMutating: new WeakMap() };
   const translator: DocumentTranslator = {
     name: 'kubernetes',
     claim(documents) {
@@ -198,7 +201,7 @@ export function kubernetesTranslator(dialect: MatchDialect, mode: EvaluationMode
         if (ADMISSION_KINDS.some((kind) => isAdmissionKind(doc, kind))) return [i];
         if (wrongAdmissionVersion(doc)) return [i];
         if (isConstraintTemplate(doc) && celCodeIndex(doc) >= 0) return [i];
-        if (kyvernoKindOf(doc) || kyvernoUnsupported(doc)) return [i];
+        if (kyvernoKindOf(doc) || mutatingKindOf(doc) || kyvernoUnsupported(doc)) return [i];
         return isObject(doc) && ParamDocuments.isParam(doc, kinds) ? [i] : [];
       });
     },
@@ -209,14 +212,21 @@ export function kubernetesTranslator(dialect: MatchDialect, mode: EvaluationMode
         translated.registry.kyverno.set(`${variant.kind}\u0000${variant.name}`, variant);
         if (variant.autogen === undefined) checkMatch(dialect, variant.policy.matchConstraints, { document: variant.policy.document, at: '/spec/matchConstraints' }, ctx);
       };
+      const mutatingFound = (variant: MutatingVariant, template: object) => {
+        translated.kyvernoMutating.set(template, variant);
+        translated.registry.kyvernoMutating.set(`${variant.kind}\u0000${variant.name}`, variant);
+        if (variant.autogen === undefined) checkMatch(dialect, variant.policy.matchConstraints, { document: variant.policy.document, at: '/spec/matchConstraints' }, ctx);
+      };
       const refused = claimed.filter((i) => {
         const why = kyvernoUnsupported(ctx.documents[i]) ?? (validating ? mutatingRefused(ctx.documents[i]) : undefined);
         if (why) ctx.problem(i, '', why, 'UNSUPPORTED');
         return why !== undefined;
       });
+      const mutating = claimed.filter((i) => mutatingKindOf(ctx.documents[i]) && !refused.includes(i));
       return [
-        ...translate(claimed.filter((i) => !kyverno.includes(i) && !refused.includes(i)), ctx, { out: translated, dialect }),
+        ...translate(claimed.filter((i) => !kyverno.includes(i) && !mutating.includes(i) && !refused.includes(i)), ctx, { out: translated, dialect }),
         ...translateKyverno(kyverno, ctx, { mode, found }),
+        ...translateKyvernoMutating(mutating, ctx, { mode, found: mutatingFound }),
       ];
     },
   };

@@ -73,6 +73,7 @@ export function createKubernetesEvaluator(documents: readonly PolicyDocument[], 
         ...(opts.operation ? { operation: opts.operation } : {}),
         ...(opts.userInfo ? { userInfo: opts.userInfo as UserInfo } : {}),
         ...(opts.oldObject !== undefined ? { oldObject: opts.oldObject as KubernetesObject } : {}),
+        ...(opts.defaults === true ? { defaults: true } : {}),
       });
       current = opts.namespaceLabels ?? namespaceLabelsOf(review);
       inventory = Array.isArray(opts.inventory) ? new InventoryCache({ objects: opts.inventory as KubernetesObject[] }).data : opts.inventory as Inventory | undefined;

@@ -4,8 +4,9 @@
  * the expected result (`pass`, `fail`, `skip`, `error`, `warn`) of a policy on
  * named resources, with the values file (namespaces, `request.operation`) and
  * the user info file. Paths are relative to the test file. Fields for what
- * verdict cannot run (JSON/HTTP payloads, PolicyExceptions, mutation and
- * generation checks) are refused with the reason.
+ * verdict cannot run (JSON/HTTP payloads, PolicyExceptions, MutatingAdmissionPolicy
+ * and generation checks) are refused with the reason. Keys match case-insensitively,
+ * as Go's JSON decoding matches them (`isMUtatingPolicy` is `isMutatingPolicy`).
  */
 import { isAbsolute, resolve } from 'node:path';
 import { SuiteError } from '../errors.js';
@@ -30,6 +31,10 @@ export interface KyvernoExpectation {
   result: KyvernoResultStatus;
   /** The admission operation to simulate (default: the values' `request.operation`, else CREATE). */
   operation?: 'CREATE' | 'UPDATE' | 'DELETE';
+  /** Absolute path of the file holding the resource as the mutating policies must leave it (`patchedResources`). */
+  patchedResources?: string;
+  /** `failOnMissingResources`: a patched resource missing from that file fails instead of dropping the row. */
+  failOnMissingResources?: boolean;
   line?: number;
 }
 
@@ -60,7 +65,7 @@ const UNSUPPORTED: Readonly<Record<string, string>> = {
   envoyPayloads: 'Envoy payloads are for Kyverno\'s authorization policies, which verdict does not load',
 };
 const RESULT_KEYS = ['policy', 'rule', 'resources', 'resourceSpecs', 'kind', 'result', 'operation', 'isValidatingPolicy', 'isValidatingAdmissionPolicy', 'isMutatingAdmissionPolicy', 'isDeletingPolicy', 'isImageValidatingPolicy', 'isGeneratingPolicy', 'isMutatingPolicy', 'patchedResources', 'generatedResource', 'generatedResources', 'cloneSourceResource', 'failOnMissingResources'];
-const RESULT_UNSUPPORTED = ['isMutatingAdmissionPolicy', 'isDeletingPolicy', 'isImageValidatingPolicy', 'isGeneratingPolicy', 'isMutatingPolicy', 'patchedResources', 'generatedResource', 'generatedResources', 'cloneSourceResource'];
+const RESULT_UNSUPPORTED = ['isMutatingAdmissionPolicy', 'isDeletingPolicy', 'isImageValidatingPolicy', 'isGeneratingPolicy', 'generatedResource', 'generatedResources', 'cloneSourceResource'];
 const STATUSES: readonly KyvernoResultStatus[] = ['pass', 'fail', 'skip', 'error', 'warn'];
 
 const KYVERNO_TEST = /^\s*["']?apiVersion["']?\s*:\s*["']?cli\.kyverno\.io\//m;
@@ -115,12 +120,14 @@ class Reader extends DocumentReader {
     return v.map((s) => ({ group: text(s['group']), version: text(s['version']), kind: text(s['kind']), namespace: text(s['namespace']), name: text(s['name']) }));
   }
 
-  result(raw: Raw, at: string): KyvernoExpectation | undefined {
-    for (const key of Object.keys(raw)) {
-      if (!RESULT_KEYS.includes(key)) this.report(`${at}/${key}`, `unknown key "${key}" in a result (known: ${RESULT_KEYS.join(', ')})`);
-      else if (RESULT_UNSUPPORTED.includes(key) && raw[key] !== false && raw[key] !== '' && raw[key] !== null) {
-        this.report(`${at}/${key}`, `${key}: verdict runs Kyverno tests of validating policies only (ValidatingPolicy, NamespacedValidatingPolicy)`);
-      }
+  result(written: Raw, at: string): KyvernoExpectation | undefined {
+    const raw: Raw = {};
+    for (const [name, value] of Object.entries(written)) {
+      const key = RESULT_KEYS.find((k) => k.toLowerCase() === name.toLowerCase());
+      if (key === undefined) this.report(`${at}/${name}`, `unknown key "${name}" in a result (known: ${RESULT_KEYS.join(', ')})`);
+      else if (RESULT_UNSUPPORTED.includes(key) && value !== false && value !== '' && value !== null) {
+        this.report(`${at}/${name}`, `${key}: verdict runs Kyverno tests of ValidatingPolicy, MutatingPolicy and their namespaced kinds only`);
+      } else raw[key] = value;
     }
     const policy = raw['policy'];
     const result = raw['result'];
@@ -135,6 +142,11 @@ class Reader extends DocumentReader {
       kind: typeof raw['kind'] === 'string' ? raw['kind'] : '', result: result as KyvernoResultStatus,
     };
     if (operation === 'CREATE' || operation === 'UPDATE' || operation === 'DELETE') out.operation = operation;
+    if (raw['patchedResources'] !== undefined && raw['patchedResources'] !== null && raw['patchedResources'] !== '') {
+      const path = this.path(raw['patchedResources'], `${at}/patchedResources`);
+      if (path !== '') out.patchedResources = path;
+    }
+    if (raw['failOnMissingResources'] === true) out.failOnMissingResources = true;
     const line = this.lineOf(at);
     if (line !== undefined) out.line = line;
     return out;

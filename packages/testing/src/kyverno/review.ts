@@ -6,17 +6,23 @@
  * both the resource; DELETE: oldObject only) in the namespace it names (none
  * when it names none), by the test's user (empty by default), and namespaces
  * have the labels of the values file (else only `kubernetes.io/metadata.name`).
+ * A test with MutatingPolicies is reviewed by a mutating webhook: each policy
+ * on the object as the ones before it left it, as Kyverno's engine applies them.
  */
 import type { PolicyDocument } from '@verdict/core';
 import {
-  admissionReviewFor, createAdmissionWebhook, validatingPolicyResults,
-  type AdmissionInput, type AdmissionReviewResponse, type KubernetesObject, type UserInfo, type ValidatingPolicyResult,
+  admissionReviewFor, createAdmissionWebhook, mutatingPolicyResults, validatingPolicyResults,
+  type AdmissionInput, type AdmissionReviewResponse, type KubernetesObject, type MutatingPolicyResult, type UserInfo, type ValidatingPolicyResult,
 } from '@verdict/kubernetes';
 
 /** What one review of a resource gave. */
 export interface KyvernoReview {
   response: AdmissionReviewResponse;
   results: ValidatingPolicyResult[];
+  /** The results of the MutatingPolicies (empty when the test has none). */
+  mutating: MutatingPolicyResult[];
+  /** The resource as every MutatingPolicy left it (the resource itself when none changed it). */
+  patched: KubernetesObject;
 }
 
 /** How a resource is reviewed. */
@@ -26,6 +32,7 @@ export interface KyvernoReviewOptions {
 }
 
 type Raw = Record<string, unknown>;
+const MUTATING_KINDS = ['MutatingPolicy', 'NamespacedMutatingPolicy'];
 const isRaw = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Fields Kyverno's CLI turns from null into empty maps when it reads a resource (`normalizeNilMaps`). */
@@ -54,8 +61,10 @@ export function prepareResource(resource: Raw): KubernetesObject {
 /** Reviews resources against one test's policies; throws core's `PolicyLoadError` when they do not load. */
 export function createKyvernoReviewer(documents: readonly PolicyDocument[], namespaces: ReadonlyMap<string, Record<string, string>>): (resource: KubernetesObject, options: KyvernoReviewOptions) => Promise<KyvernoReview> {
   let seen: AdmissionInput | undefined;
+  const mutating = documents.some((d) => MUTATING_KINDS.includes(String(d['kind'])) && String(d['apiVersion']).startsWith('policies.kyverno.io/'));
   const webhook = createAdmissionWebhook({
     policies: documents,
+    mutating,
     evaluation: 'all',
     namespaceLabels: (name) => namespaces.get(name) ?? {},
     onDecision: (event) => {
@@ -74,7 +83,12 @@ export function createKyvernoReviewer(documents: readonly PolicyDocument[], name
     seen = undefined;
     const response = await webhook.review(review);
     // The webhook evaluates through the selector index; explain mode traces every policy.
-    const decision = seen ? webhook.policies.evaluate(seen, { explain: true, mutate: false }) : undefined;
-    return { response, results: decision ? validatingPolicyResults(webhook.policies, decision) : [] };
+    const decision = seen ? webhook.policies.evaluate(seen, { explain: true, mutate: mutating }) : undefined;
+    return {
+      response,
+      results: decision ? validatingPolicyResults(webhook.policies, decision) : [],
+      mutating: decision ? mutatingPolicyResults(webhook.policies, decision) : [],
+      patched: (decision?.mutated as KubernetesObject | undefined) ?? resource,
+    };
   };
 }

@@ -5,17 +5,20 @@
  * comparing the policy's result with the expected one. A policy that does not
  * apply to a resource is `excluded` (a pass, as Kyverno counts it) unless its
  * match block is a single plain rule, which Kyverno reports as not found (a
- * failure). A test reports as one suite (`<test name>`).
+ * failure). A MutatingPolicy's case also compares the resource as the
+ * policies left it with `patchedResources`, as `kyverno test` compares them
+ * (patched.ts). A test reports as one suite (`<test name>`).
  */
 import { formatProblem, PolicyLoadError, VerdictError, type PolicyDocument } from '@verdict/core';
-import type { ValidatingPolicyResult } from '@verdict/kubernetes';
+import type { MutatingPolicyResult, ValidatingPolicyResult } from '@verdict/kubernetes';
 import type { CheckResult } from '../checks.js';
 import { SuiteError } from '../errors.js';
-import { readPolicyFiles } from '../files.js';
+import { displayPath, readPolicyFiles } from '../files.js';
 import { isMissing } from '../adapters/registry.js';
 import type { RunSuitesOptions } from '../suite/run.js';
 import type { CaseResult, SuiteResult } from '../suite/types.js';
 import type { KyvernoExpectation, KyvernoTest } from './parse.js';
+import { checkKyvernoPatched } from './patched.js';
 import type { KyvernoReview, KyvernoReviewOptions } from './review.js';
 
 type Raw = Record<string, unknown>;
@@ -114,7 +117,9 @@ function isPlainMatch(match: Readonly<Record<string, unknown>>): boolean {
   return !(isRaw(rules[0]) && Array.isArray(rules[0]['resourceNames']) && rules[0]['resourceNames'].length > 0);
 }
 
-function check(expected: string, actual: string, detail: string | undefined, results: readonly ValidatingPolicyResult[]): CheckResult {
+type PolicyResult = Pick<ValidatingPolicyResult, 'autogen' | 'message'> & { result: string };
+
+function check(expected: string, actual: string, detail: string | undefined, results: readonly PolicyResult[]): CheckResult {
   return {
     pass: actual === expected,
     expectation: `result ${expected}`,
@@ -126,11 +131,46 @@ function check(expected: string, actual: string, detail: string | undefined, res
   };
 }
 
+/** The expected patched resource of a result: the file's resource of the patched one's apiVersion, kind, namespace and name. */
+type ExpectedOf = (file: string, patched: Raw) => { resource: Raw | undefined; label: string };
+
+/** What a case checks; `skipped`: kyverno test drops the row (why). */
+interface Judged {
+  checks: CheckResult[];
+  skipped?: string;
+}
+
+/**
+ * A MutatingPolicy's rows: none when no variant applied (Kyverno counts the resource as excluded, a pass);
+ * else the patched resource compared with `patchedResources` (when given), then each applied variant's result.
+ */
+function judgeMutating(e: KyvernoExpectation, review: KyvernoReview, mine: readonly MutatingPolicyResult[], expectedOf: ExpectedOf): Judged {
+  const applied = mine.filter((r) => r.result !== 'none');
+  if (applied.length === 0) return { checks: [{ ...check(e.result, 'excluded', undefined, mine), pass: true }] };
+  const checks: CheckResult[] = [];
+  if (e.patchedResources) {
+    const { resource: expected, label: file } = expectedOf(e.patchedResources, review.patched);
+    const metadata = isRaw(review.patched['metadata']) ? review.patched['metadata'] : {};
+    const missing = `${file} has no ${text(review.patched['apiVersion'])} ${text(review.patched['kind'])} ${text(metadata['namespace']) ? `${text(metadata['namespace'])}/` : ''}${text(metadata['name'])}`;
+    if (!expected && !e.failOnMissingResources) return { checks: [], skipped: `${missing}: kyverno test drops this row (failOnMissingResources: true makes it a failure)` };
+    checks.push(expected ? checkKyvernoPatched(review.patched, expected, file) : check('a patched resource', 'not found', missing, mine));
+  }
+  const wrong = applied.find((r) => r.result !== e.result);
+  checks.push(wrong ? check(e.result, wrong.result, wrong.message, mine) : check(e.result, e.result, undefined, mine));
+  return { checks };
+}
+
 /** The case of one (result, resource): Kyverno's rows for the policy's results, all of which must hold. */
-function judge(e: KyvernoExpectation, review: KyvernoReview): CheckResult {
+function judge(e: KyvernoExpectation, review: KyvernoReview, expectedOf: ExpectedOf): Judged {
   const name = e.policy.split('/').pop()!;
+  const mutating = review.mutating.filter((r) => r.name === name);
+  if (mutating.length > 0) return judgeMutating(e, review, mutating, expectedOf);
+  return { checks: [judgeValidating(e, review, name)] };
+}
+
+function judgeValidating(e: KyvernoExpectation, review: KyvernoReview, name: string): CheckResult {
   const mine = review.results.filter((r) => r.name === name);
-  if (mine.length === 0) return check(e.result, 'not found', `no ValidatingPolicy or NamespacedValidatingPolicy named "${name}" among the test's policies`, mine);
+  if (mine.length === 0) return check(e.result, 'not found', `no ValidatingPolicy, MutatingPolicy or namespaced kind of them named "${name}" among the test's policies`, mine);
   const applied = mine.filter((r) => r.result !== 'none');
   const wrong = applied.find((r) => r.result !== e.result);
   if (wrong) return check(e.result, wrong.result, wrong.message, mine);
@@ -158,6 +198,7 @@ export async function runKyvernoTest(test: KyvernoTest, options: RunSuitesOption
     return result;
   };
   let review: Reviewer;
+  let prepare: Prepare;
   let resources: Resource[];
   let operation: Operation;
   let userInfo: Record<string, unknown>;
@@ -167,11 +208,22 @@ export async function runKyvernoTest(test: KyvernoTest, options: RunSuitesOption
     userInfo = userInfoOf(test, options.cwd);
     const loaded = await reviewerFor(readPolicyFiles(test.policies, options.cwd ? { cwd: options.cwd } : {}), values.namespaces);
     review = loaded.review;
+    prepare = loaded.prepare;
     resources = resourcesOf(test, options.cwd, loaded.prepare);
   } catch (error) {
     result.error = error instanceof PolicyLoadError ? ['policies failed to load:', ...error.problems.map((p) => `  ${formatProblem(p)}`)] : [(error as Error).message];
     return finish('error');
   }
+  const files = new Map<string, Raw[]>();
+  const expectedOf: ExpectedOf = (file, patched) => {
+    let docs = files.get(file);
+    if (!docs) files.set(file, (docs = readPolicyFiles([file]).map(prepare)));
+    const key = (x: Raw) => {
+      const metadata = isRaw(x['metadata']) ? x['metadata'] : {};
+      return `${text(x['apiVersion'])},${text(x['kind'])},${text(metadata['namespace'])},${text(metadata['name'])}`;
+    };
+    return { resource: docs.find((d) => key(d) === key(patched)), label: displayPath(file, options.cwd) };
+  };
   const reviews = new Map<string, Promise<KyvernoReview>>();
   const reviewOf = (r: Resource, op: Operation) => {
     const key = `${op} ${label(r)} ${r.apiVersion}`;
@@ -194,8 +246,9 @@ export async function runKyvernoTest(test: KyvernoTest, options: RunSuitesOption
       const caseStarted = performance.now();
       try {
         const answer = await reviewOf(r, op);
-        const checked = judge(e, answer);
-        push({ ...c, adapter: 'kubernetes', checks: [checked], answer: answer.response, status: checked.pass ? 'passed' : 'failed', durationMs: performance.now() - caseStarted });
+        const judged = judge(e, answer, expectedOf);
+        const status = judged.skipped ? 'skipped' : judged.checks.every((x) => x.pass) ? 'passed' : 'failed';
+        push({ ...c, adapter: 'kubernetes', checks: judged.checks, answer: answer.response, status, ...(judged.skipped ? { hint: judged.skipped } : {}), durationMs: performance.now() - caseStarted });
       } catch (error) {
         const message = error instanceof VerdictError ? error.message : `unexpected error: ${(error as Error).message}`;
         push({ ...c, status: 'error', checks: [], error: message, durationMs: performance.now() - caseStarted });

@@ -1,5 +1,5 @@
 /**
- * Workload 6 (target 6): hostile inputs. The patterns of issue 10's table, each
+ * Workload 6 (target 6): hostile inputs. The hostile patterns of the bounded-evaluation work, each
  * evaluated by a one-rule policy against a benign input and a hostile one of the
  * same length (50,000 characters): linear-time matching makes the two cost about
  * the same. For scale, the engines verdict used before (JavaScript's RegExp,

@@ -1,0 +1,116 @@
+/**
+ * The Kubernetes lists library (k8s.io/apiserver/pkg/cel/library/lists.go): isSorted, sum, min, max,
+ * indexOf, lastIndexOf on lists of comparable values; and cel-go's sets extension (sets.contains,
+ * sets.equivalent, sets.intersects), which the API server enables from 1.29. Each spends the list's size.
+ * Also equality of optional values, which cel-go has and cel-js lacks.
+ */
+import type { Environment, Optional } from '@marcbachmann/cel-js';
+import { fail, spend } from '../runtime.js';
+import { celTypeName } from '../values.js';
+import type { CelLibrary } from './index.js';
+import { compare as compareQuantities, Quantity } from './quantity.js';
+
+type Comparable = bigint | number | string | boolean | Quantity | { valueOf(): bigint };
+
+/** CEL ordering of two comparable values (numbers across int/uint/double); an error for others. */
+export function compareValues(a: unknown, b: unknown): number {
+  return cmp(a, b);
+}
+
+function cmp(a: unknown, b: unknown): number {
+  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) {
+    const x = Number(a);
+    const y = Number(b);
+    return x < y ? -1 : x > y ? 1 : 0;
+  }
+  if (typeof a === 'string' && typeof b === 'string') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'boolean' && typeof b === 'boolean') return Number(a) - Number(b);
+  if (a instanceof Quantity && b instanceof Quantity) return compareQuantities(a, b);
+  if (a instanceof Date && b instanceof Date) return a.getTime() - b.getTime();
+  if (a instanceof Uint8Array && b instanceof Uint8Array) {
+    for (let i = 0; i < a.length && i < b.length; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
+    return a.length - b.length;
+  }
+  if (celTypeName(a) === 'Duration' && celTypeName(b) === 'Duration') {
+    const [x, y] = [a as { seconds: bigint; nanos: number }, b as { seconds: bigint; nanos: number }];
+    return x.seconds !== y.seconds ? (x.seconds < y.seconds ? -1 : 1) : x.nanos - y.nanos;
+  }
+  const [x, y] = [(a as Comparable | null)?.valueOf?.(), (b as Comparable | null)?.valueOf?.()];
+  if (typeof x === 'bigint' && typeof y === 'bigint') return x < y ? -1 : x > y ? 1 : 0;
+  return fail(`no such overload: cannot compare ${celTypeName(a)} with ${celTypeName(b)}`);
+}
+
+/** CEL equality for list members: numbers compare across int/uint/double, containers deeply. */
+export function celEquals(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  const numeric = (v: unknown) => typeof v === 'number' || typeof v === 'bigint' || typeof (v as { valueOf?: () => unknown } | null)?.valueOf?.() === 'bigint';
+  if (numeric(a) && numeric(b)) return cmp(a, b) === 0;
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => celEquals(x, b[i]));
+  if (a instanceof Quantity && b instanceof Quantity) return compareQuantities(a, b) === 0;
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
+    const ea = a instanceof Map ? [...a] : Object.entries(a);
+    const mb = b instanceof Map ? b : new Map(Object.entries(b));
+    return ea.length === mb.size && ea.every(([k, v]) => mb.has(k) && celEquals(v, mb.get(k)));
+  }
+  return false;
+}
+
+function list(v: unknown): unknown[] | undefined {
+  if (!Array.isArray(v)) return undefined;
+  spend(v.length);
+  return v;
+}
+
+function extreme(items: unknown[], sign: number, name: string): unknown {
+  if (items.length === 0) fail(`${name} called on empty list`);
+  let best = items[0];
+  for (const x of items) if (cmp(x, best) * sign > 0) best = x;
+  return best;
+}
+
+function sum(items: unknown[]): unknown {
+  if (items.length === 0) return 0n;
+  let acc: unknown = items[0];
+  for (let i = 1; i < items.length; i++) {
+    const x = items[i];
+    if (typeof acc === 'bigint' && typeof x === 'bigint') acc = acc + x;
+    else if (typeof acc === 'number' && typeof x === 'number') acc = acc + x;
+    else fail(`no such overload: sum of ${celTypeName(acc)} and ${celTypeName(x)}`);
+  }
+  return acc;
+}
+
+function register(env: Environment): void {
+  env.registerFunction('list<dyn>.isSorted(): bool', (l: unknown[]) => {
+    spend(l.length);
+    for (let i = 1; i < l.length; i++) if (cmp(l[i - 1], l[i]) > 0) return false;
+    return true;
+  });
+  env.registerFunction('list<dyn>.sum(): dyn', (l: unknown[]) => sum(list(l)!));
+  env.registerFunction('list<dyn>.min(): dyn', (l: unknown[]) => extreme(list(l)!, -1, 'min'));
+  env.registerFunction('list<dyn>.max(): dyn', (l: unknown[]) => extreme(list(l)!, 1, 'max'));
+  env.registerFunction('list<dyn>.indexOf(dyn): int', (l: unknown[], x: unknown) => BigInt(list(l)!.findIndex((y) => celEquals(x, y))));
+  env.registerFunction('list<dyn>.lastIndexOf(dyn): int', (l: unknown[], x: unknown) => {
+    const items = list(l)!;
+    for (let i = items.length - 1; i >= 0; i--) if (celEquals(x, items[i])) return BigInt(i);
+    return -1n;
+  });
+  // Optional values compare like cel-go's Optional.Equal: both empty, or both set to equal values.
+  env.registerOperator('optional<dyn> == optional<dyn>', (a: Optional, b: Optional) => a.hasValue() === b.hasValue() && (!a.hasValue() || celEquals(a.value(), b.value())));
+  class SetsNamespace {}
+  env.registerType('SetsNamespace', SetsNamespace);
+  env.registerConstant('sets', 'SetsNamespace', new SetsNamespace());
+  const contains = (a: unknown[], b: unknown[]) => {
+    spend(a.length * Math.max(1, b.length));
+    return b.every((x) => a.some((y) => celEquals(x, y)));
+  };
+  env.registerFunction('SetsNamespace.contains(list<dyn>, list<dyn>): bool', (_: unknown, a: unknown[], b: unknown[]) => contains(a, b));
+  env.registerFunction('SetsNamespace.equivalent(list<dyn>, list<dyn>): bool', (_: unknown, a: unknown[], b: unknown[]) => contains(a, b) && contains(b, a));
+  env.registerFunction('SetsNamespace.intersects(list<dyn>, list<dyn>): bool', (_: unknown, a: unknown[], b: unknown[]) => {
+    spend(a.length * Math.max(1, b.length));
+    return a.some((x) => b.some((y) => celEquals(x, y)));
+  });
+}
+
+export const listsLibrary: CelLibrary = { name: 'lists', register };

@@ -1,0 +1,44 @@
+/**
+ * Regular expressions: `matches` (CEL standard) and the Kubernetes regex library (`find`, `findAll`),
+ * all on the package's linear-time RE2 engine (src/regex.ts), never JavaScript's RegExp on input.
+ */
+import { compileRegex } from '../regex.js';
+import { DECLINE } from '../ast.js';
+import { fail, spendSize } from '../runtime.js';
+import type { CelLibrary } from './index.js';
+
+function regex(pattern: string) {
+  try {
+    return compileRegex(pattern);
+  } catch (error) {
+    return fail((error as Error).message);
+  }
+}
+
+function matches(value: unknown, pattern: unknown): boolean | typeof DECLINE {
+  if (typeof value !== 'string' || typeof pattern !== 'string') return DECLINE;
+  spendSize(value.length);
+  return regex(pattern).test(value);
+}
+
+function findAll(value: string, pattern: string, limit: bigint): string[] {
+  spendSize(value.length);
+  const n = limit < 0n ? -1 : limit > 2_147_483_647n ? 2_147_483_647 : Number(limit);
+  return regex(pattern).findAll(value, n);
+}
+
+export const regexLibrary: CelLibrary = {
+  name: 'regex',
+  register(env) {
+    env.registerFunction('matches(string, string): bool', (value: string, pattern: string) => matches(value, pattern) === true);
+    env.registerFunction('string.find(string): string', (value: string, pattern: string) => {
+      spendSize(value.length);
+      return regex(pattern).find(value) ?? '';
+    });
+    env.registerFunction('string.findAll(string): list<string>', (value: string, pattern: string) => findAll(value, pattern, -1n));
+    env.registerFunction('string.findAll(string, int): list<string>', findAll);
+  },
+  overrides: {
+    '.matches/1': ([value, pattern]) => matches(value, pattern),
+  },
+};

@@ -1,0 +1,78 @@
+/**
+ * `compileCel`: one CEL expression compiled in Kubernetes' CEL environment (its libraries), checked once and
+ * evaluated many times. Values go in as JSON (integral numbers are CEL ints) and come out as JSON.
+ */
+import { CelError } from './errors.js';
+import { CelBudget, UNMETERED } from './meter.js';
+import { buildCel, CelCompileError, pointAt } from './compile.js';
+import { celEnvironment, type CelFunction } from './env.js';
+import { withMeter } from './runtime.js';
+import { kubernetesMinor, NEWEST_KUBERNETES_VERSION } from './versions.js';
+import { Activation, given, view } from './view.js';
+import { fromCel } from './values.js';
+
+const isEnumerable = Object.prototype.propertyIsEnumerable;
+
+/** A checked CEL expression returned by {@link compileCel}, ready to evaluate many times. */
+export interface CompiledCel {
+  /** The checked result type (`bool`, `string`, `int`, `dyn`, …). */
+  readonly type: string;
+  /**
+   * Evaluates with `variables` (JSON values by name; only those the expression reads are looked up and
+   * converted, the others are never touched); throws a {@link CelError} with code `EVALUATION` (or `BUDGET_EXCEEDED`) on a run-time error.
+   */
+  evaluate(variables?: Readonly<Record<string, unknown>>): unknown;
+}
+
+/** Options of {@link compileCel}. */
+export interface CompileCelOptions {
+  /** Functions to add (see `CelOptions.functions`). */
+  functions?: readonly CelFunction[];
+  /** Cost units one evaluation may spend (default: unlimited). */
+  budget?: number;
+  /**
+   * The Kubernetes version whose CEL environment the expression must fit (`"1.30"`; default: the newest,
+   * {@link NEWEST_KUBERNETES_VERSION}): a function, macro or syntax that version lacks, a mixed list or map
+   * literal, an invalid duration or timestamp literal are errors, as the API server refuses them. `false`:
+   * verdict's full environment (adds `cel.bind` and the image library, allows mixed literals).
+   */
+  kubernetesVersion?: string | false;
+}
+
+/**
+ * Compiles a CEL expression once. Throws a {@link CelError} with code `INVALID_INPUT` for a syntax or
+ * type error (the message points at the column).
+ */
+export function compileCel(expression: string, options: CompileCelOptions = {}): CompiledCel {
+  let compiled;
+  try {
+    const version = options.kubernetesVersion === false ? undefined : kubernetesMinor(options.kubernetesVersion ?? NEWEST_KUBERNETES_VERSION);
+    compiled = buildCel(expression, { environment: celEnvironment(options.functions ? { functions: options.functions } : {}), refuse: new Map(), ...(version === undefined ? {} : { version }) });
+  } catch (error) {
+    if (error instanceof CelCompileError) throw new CelError('INVALID_INPUT', `invalid CEL expression: ${error.message}${pointAt(expression, error.offset)}`);
+    throw error;
+  }
+  const budget = options.budget;
+  // Only the names the expression reads are looked up and converted (how, decided here once): an unread variable is never touched.
+  const reads = compiled.roots.map((name) => ({ name, raw: compiled.raw.has(name), path: compiled.paths.get(name) ?? true }));
+  return {
+    type: compiled.type,
+    evaluate(variables = {}) {
+      if (variables === null) throw new CelError('INVALID_INPUT', 'variables must be an object of values by name (got null)');
+      const act = new Activation();
+      const conversions = { cache: new Map<object, unknown>() };
+      for (const { name, raw, path } of reads) {
+        if (!isEnumerable.call(variables, name)) continue;
+        const v = variables[name];
+        act[name] = raw ? given(v) : view(v, path, conversions);
+      }
+      try {
+        return fromCel(withMeter(budget === undefined ? UNMETERED : new CelBudget(budget), () => compiled.run(act, conversions)));
+      } catch (error) {
+        if (error instanceof CelError) throw error;
+        const e = error as Error & { summary?: string };
+        throw new CelError('EVALUATION', e.summary ?? e.message, { cause: error });
+      }
+    },
+  };
+}

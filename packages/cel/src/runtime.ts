@@ -1,0 +1,80 @@
+/**
+ * What CEL functions need while an expression runs: the evaluation's cost meter and a typed error.
+ * Evaluation is synchronous, so the meter of the running expression is held here for its duration
+ * ({@link withMeter}); library functions spend from it in proportion to the size of their input.
+ */
+import { CelError } from './errors.js';
+import { UNMETERED, type CelMeter } from './meter.js';
+
+/** What CEL functions spend from (a {@link CelMeter}, or a count of one part's spending: {@link counted}). */
+type Meter = CelMeter;
+
+let current: Meter = UNMETERED;
+
+/** Characters of string work that cost one unit (as Kubernetes: 0.1 per character; the safety unit table). */
+export const CHARS_PER_UNIT = 10;
+
+/**
+ * Runs `f(a, b)` with `meter` as the meter CEL functions spend from; a budget exceeded inside a macro is
+ * never lost. (`f` takes its arguments so that a call allocates no closure.)
+ */
+export function withMeter<T, A = undefined, B = undefined>(meter: CelMeter, f: (a: A, b: B) => T, a?: A, b?: B): T {
+  const previous = current;
+  current = meter;
+  try {
+    const result = f(a as A, b as B);
+    // all()/exists() keep going past an element's error (CEL's commutative logic): a budget error
+    // swallowed that way leaves the meter below zero, and spending nothing throws it again here.
+    meter.spend(0);
+    return result;
+  } finally {
+    current = previous;
+  }
+}
+
+/** What running `f` gave (its value or its error) and the units it spent from the running meter. */
+export type Counted = { readonly value: unknown; readonly units: number } | { readonly error: unknown; readonly units: number };
+
+/** Runs `f(a)`, spending from the running meter as usual, and counts what it spent (to charge it again on reuse). */
+export function counted<A>(f: (a: A) => unknown, a?: A): Counted {
+  const outer = current;
+  let units = 0;
+  current = {
+    spend(n: number) {
+      units += n;
+      outer.spend(n);
+    },
+  };
+  try {
+    const value = f(a as A);
+    return { value, units };
+  } catch (error) {
+    return { error, units };
+  } finally {
+    current = outer;
+  }
+}
+
+/** Spends `units` from the running expression's meter. */
+export function spend(units: number): void {
+  current.spend(units);
+}
+
+/** Spends for work over `chars` characters (or list elements): one unit plus one per {@link CHARS_PER_UNIT}. */
+export function spendSize(chars: number): void {
+  current.spend(1 + Math.floor(chars / CHARS_PER_UNIT));
+}
+
+/** A run-time error raised by a CEL function (a Kubernetes library function refusing its input). */
+export class CelRuntimeError extends CelError<'EVALUATION'> {
+  override readonly name = 'CelRuntimeError';
+
+  constructor(message: string) {
+    super('EVALUATION', message);
+  }
+}
+
+/** Throws a {@link CelRuntimeError}. */
+export function fail(message: string): never {
+  throw new CelRuntimeError(message);
+}

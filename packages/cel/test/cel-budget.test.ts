@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { compileCel } from '@verdict/cel';
+
+const items = Array.from({ length: 1000 }, (_, i) => ({ name: `c${i}`, ports: [i, i + 1] }));
+
+describe('CEL evaluation spends from the cost budget', () => {
+  it('finishes within the budget when the work fits', () => {
+    const compiled = compileCel('items.all(c, c.ports.all(p, p >= 0))', { budget: 10_000 });
+    expect(compiled.evaluate({ items })).toBe(true);
+  });
+
+  it('ends with the budget error when comprehensions iterate past it', () => {
+    const compiled = compileCel('items.all(c, items.all(d, c.name != "" || d.name != ""))', { budget: 10_000 });
+    expect(() => compiled.evaluate({ items })).toThrow(/exceeded its cost budget of 10000 units/);
+  });
+
+  it('does not lose the budget error inside exists(), which otherwise skips failing elements', () => {
+    const compiled = compileCel('[1, 2].exists(x, x == 2 || items.all(d, d.name != ""))', { budget: 500 });
+    expect(() => compiled.evaluate({ items })).toThrow(/exceeded its cost budget/);
+  });
+
+  it('charges string functions in proportion to the input', () => {
+    const big = 'a'.repeat(200_000);
+    expect(() => compileCel('s.matches("b") || s.indexOf("b") >= 0', { budget: 1000 }).evaluate({ s: big })).toThrow(/exceeded its cost budget/);
+    expect(compileCel('s.matches("b")', { budget: 30_000 }).evaluate({ s: big })).toBe(false);
+  });
+});
