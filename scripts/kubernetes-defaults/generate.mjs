@@ -6,9 +6,9 @@
  * (the SetDefaults_<Type> functions, the covering SetObjectDefaults_<Kind> compositions of
  * zz_generated.defaults.go, the +default markers published as OpenAPI `default`, the constants
  * they use). This script resolves the constants, drops the steps of feature gates that are off and
- * the steps that only touch status (listing each with its reason), composes every kind's
- * defaulters along the type graph (a kind's own defaulter, then each type reached through its
- * fields, depth first, as zz_generated.defaults.go calls them), and writes
+ * the steps that only touch status (listing each with its reason), and writes the type graph
+ * of zz_generated.defaults.go (a kind's own defaulter, then the types at its fields, each with
+ * its own defaulter and fields) with every defaulter's steps to
  * packages/kubernetes/src/defaults/table.ts.
  *
  *   node scripts/kubernetes-defaults/generate.mjs           write the table
@@ -105,35 +105,65 @@ function steps(data, name, notes) {
   return [...list, ...marker].map((s) => step(s, data, name, notes)).filter(Boolean);
 }
 
-/** The defaulters that run on a kind, in order: [path of the struct, defaulter name]. */
-function compose(data, kind) {
-  const out = [];
-  const visit = (type, path, depth) => {
-    if (depth > 16) throw new Error(`type graph too deep at ${type}`);
-    out.push([path, type]);
-    const fields = follow(data.types, type)?.fields ?? {};
-    for (const [field, child] of Object.entries(fields)) visit(child, [...path, ...segments(field)], depth + 1);
-  };
-  const entry = data.kinds[kind];
-  if (entry.defaulter) out.push([[], entry.defaulter]);
-  for (const [field, child] of Object.entries(entry.fields ?? {})) visit(child, segments(field), 1);
+/** A type's or kind's node: its defaulter (when it has steps) and the types at its fields, in zz_generated order. */
+function node(defaulter, fields, functions) {
+  const out = {};
+  if (defaulter !== undefined && functions[defaulter]?.length) out.defaulter = defaulter;
+  out.fields = Object.entries(fields ?? {}).map(([field, type]) => [segments(field), type]);
   return out;
 }
 
 export function generate(data) {
   const notes = [];
   const functions = {};
+  const names = new Set([...Object.keys(data.functions), ...Object.keys(data.markers), ...Object.keys(data.types)].filter((k) => !k.startsWith('$')));
+  // A defaulter that only calls another (SetDefaults_EphemeralContainer) is that one.
+  const own = (name) => {
+    let at = name;
+    for (let i = 0; data.functions[at]?.sameAs; i++) {
+      if (i > 8) throw new Error(`sameAs loop at ${name}`);
+      at = data.functions[at].sameAs;
+    }
+    return at;
+  };
+  for (const name of [...names].sort()) {
+    if (own(name) !== name) continue;
+    const list = steps(data, name, notes);
+    if (list.length) functions[name] = list;
+  }
+  // A type runs its own defaulter (SetDefaults_<Type> and its markers), then the types at its fields.
+  const types = {};
+  const reached = new Set();
+  const visit = (type, depth) => {
+    if (depth > 16) throw new Error(`type graph too deep at ${type}`);
+    if (reached.has(type)) return;
+    reached.add(type);
+    const fields = follow(data.types, type)?.fields;
+    types[type] = node(own(type), fields, functions);
+    for (const child of Object.values(fields ?? {})) visit(child, depth + 1);
+  };
   const kinds = {};
   for (const kind of Object.keys(data.kinds).filter((k) => !k.startsWith('$'))) {
-    const runs = [];
-    for (const [path, name] of compose(data, kind)) {
-      functions[name] ??= steps(data, name, notes);
-      if (functions[name].length) runs.push([path, name]);
-    }
-    kinds[kind] = runs;
+    const entry = data.kinds[kind];
+    for (const child of Object.values(entry.fields ?? {})) visit(child, 1);
+    kinds[kind] = node(entry.defaulter === undefined ? undefined : own(entry.defaulter), entry.fields, functions);
   }
-  for (const name of Object.keys(functions)) if (functions[name].length === 0) delete functions[name];
+  // Types with neither steps nor fields that reach steps are left out, and so are the fields that lead to them.
+  const useful = (type, seen = new Set()) => {
+    if (seen.has(type)) return false;
+    seen.add(type);
+    const t = types[type];
+    return Boolean(t && (t.defaulter || t.fields.some(([, child]) => useful(child, seen))));
+  };
+  const prune = (n) => ({ ...n, fields: n.fields.filter(([, child]) => useful(child)) });
+  for (const name of Object.keys(types)) {
+    if (!useful(name)) delete types[name];
+    else types[name] = prune(types[name]);
+  }
+  for (const name of Object.keys(kinds)) kinds[name] = prune(kinds[name]);
+  const usedFunctions = new Set([...Object.values(types), ...Object.values(kinds)].map((n) => n.defaulter).filter(Boolean));
   const json = (v) => JSON.stringify(v);
+  const entries = (o) => Object.entries(o).sort(([x], [y]) => (x < y ? -1 : 1));
   const lines = [
     '/**',
     ' * The API server\'s defaults for built-in kinds. GENERATED by scripts/kubernetes-defaults/generate.mjs',
@@ -146,10 +176,13 @@ export function generate(data) {
     '',
     'export const DEFAULTING: DefaultingTable = {',
     '  functions: {',
-    ...Object.entries(functions).sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, list]) => `    ${name}: [\n${list.map((s) => `      ${json(s)},`).join('\n')}\n    ],`),
+    ...entries(functions).filter(([name]) => usedFunctions.has(name)).map(([name, list]) => `    ${name}: [\n${list.map((st) => `      ${json(st)},`).join('\n')}\n    ],`),
+    '  },',
+    '  types: {',
+    ...entries(types).map(([name, n]) => `    ${name}: ${json(n)},`),
     '  },',
     '  kinds: {',
-    ...Object.entries(kinds).map(([kind, runs]) => `    ${json(kind)}: [\n${runs.map((r) => `      ${json(r)},`).join('\n')}\n    ],`),
+    ...Object.entries(kinds).map(([kind, n]) => `    ${json(kind)}: ${json(n)},`),
     '  },',
     '};',
     '',

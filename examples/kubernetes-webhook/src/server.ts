@@ -53,7 +53,30 @@ export interface WebhookServerOptions {
   drainTimeoutMs?: number;
   /** Quiet time before a changed policy folder is read, in ms (default 100). */
   reloadSettleMs?: number;
+  /** Connection timeouts, in ms (see {@link LISTENER_TIMEOUTS}: the defaults fit the apiserver's webhook timeout). */
+  timeouts?: Partial<ListenerTimeouts>;
 }
+
+/** How long a connection may take over each part of its life (Node's http server settings), in ms. */
+export interface ListenerTimeouts {
+  /** Receiving a request's headers (`headersTimeout`). */
+  headers: number;
+  /** Receiving a whole request, body included (`requestTimeout`): a client trickling its body is cut here. */
+  request: number;
+  /** An idle kept-alive connection stays open (`keepAliveTimeout`). */
+  keepAlive: number;
+  /** How often connections are checked against the two first (`connectionsCheckingInterval`). */
+  checkInterval: number;
+}
+
+/**
+ * The defaults. The apiserver waits `timeoutSeconds` of the webhook configuration for an answer (5 s here,
+ * 10 s by default, at most 30 s), then applies its failurePolicy: a request that has not arrived whole within
+ * 10 s will not be answered in time, so a client that sends it slower (one byte every few seconds, to hold
+ * a connection and memory) is cut after 10 s, checked every second. The apiserver keeps idle webhook
+ * connections for 90 s: closing them sooner (Node's default is 5 s) races requests it sends on them.
+ */
+export const LISTENER_TIMEOUTS: Readonly<ListenerTimeouts> = Object.freeze({ headers: 5_000, request: 10_000, keepAlive: 120_000, checkInterval: 1_000 });
 
 export interface WebhookServer {
   /** `https://<host>:<port>` */
@@ -147,13 +170,11 @@ export async function startWebhookServer(options: WebhookServerOptions = {}): Pr
     }
   };
 
-  const server = createServer({ cert: tls.cert, key: tls.key }, route);
-  // The apiserver keeps idle webhook connections for 90 s; a server closing them sooner
-  // (Node's default is 5 s) races requests the apiserver is sending on them.
-  server.keepAliveTimeout = 120_000;
-  // The apiserver gives up after the configuration's timeoutSeconds (at most 30 s).
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 30_000;
+  const timeouts = { ...LISTENER_TIMEOUTS, ...options.timeouts };
+  const server = createServer({
+    cert: tls.cert, key: tls.key,
+    headersTimeout: timeouts.headers, requestTimeout: timeouts.request, keepAliveTimeout: timeouts.keepAlive, connectionsCheckingInterval: timeouts.checkInterval,
+  }, route);
   const certificate: CertificateReload | undefined = options.tlsFiles
     ? reloadCertificate(server, options.tlsFiles, tls, {
         onLoad: (info) => {

@@ -11,6 +11,9 @@
 import { Optional } from '@marcbachmann/cel-js';
 import { spend } from './runtime.js';
 import type { Override } from './lib/index.js';
+import { meteredBinary, meteredCall } from './cost.js';
+import { sizeOf } from './plan/loops.js';
+import type { CelType } from './plan/node.js';
 
 /** The parts of a cel-js AST node verdict reads. */
 export interface Node {
@@ -150,8 +153,13 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
         const isNull = (n: Node) => n.op === 'value' && n.args === null;
         visit(left, bound, false, isNull(right));
         visit(right, bound, false, isNull(left));
+        meterOperator(node);
         return;
       }
+      case 'in': case '+': case '<': case '<=': case '>': case '>=':
+        visitAll(node.args, bound);
+        meterOperator(node);
+        return;
       case 'comprehension': {
         const a = node.args as { iterable: Node; init: Node; step: Node; iterVarName: string };
         const range = chain(a.iterable, bound);
@@ -182,7 +190,9 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
         if (!facts.calls.has(name)) facts.calls.set(name, node.pos);
         visitAll(args, bound);
         constantPattern(`${name}/${args.length}`, args);
-        override(node, overrides.get(`${name}/${args.length}`), 0);
+        const impl = overrides.get(`${name}/${args.length}`);
+        if (impl) override(node, impl, 0);
+        else meterCall(node, name);
         return;
       }
       case 'rcall': {
@@ -195,7 +205,9 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
         visit(receiver, bound, false);
         visitAll(args, bound);
         constantPattern(`.${name}/${args.length}`, args);
-        override(node, overrides.get(`.${name}/${args.length}`), 1);
+        const impl = overrides.get(`.${name}/${args.length}`);
+        if (impl) override(node, impl, 1);
+        else meterCall(node, name);
         return;
       }
       default:
@@ -233,6 +245,23 @@ function orValueOverride(macro: Record<string, unknown>, impl: Override | undefi
 /** Macros whose evaluation was replaced (analysis runs once per compiled expression, but stays idempotent). */
 const OVERRIDDEN = new WeakSet<object>();
 
+/** An operator whose work grows with its operands gets a handler that charges for it (cost.ts). */
+function meterOperator(node: Node): void {
+  const handle = node.handle as Parameters<typeof meteredBinary>[1] | undefined;
+  if (!handle) return;
+  const args = node.args as [Node & { checkedType?: CelType }, Node & { checkedType?: CelType }];
+  const metered = meteredBinary(node.op, handle, [args[0].checkedType, args[1].checkedType]);
+  if (metered) node.handle = metered as never;
+}
+
+/** A built-in function whose work grows with its input gets a handler that charges for it (cost.ts). */
+function meterCall(node: Node, name: string): void {
+  const handle = node.handle as Parameters<typeof meteredCall>[1] | undefined;
+  if (!handle) return;
+  const metered = meteredCall(name, handle);
+  if (metered) node.handle = metered as never;
+}
+
 /** Comprehensions spend the size of their range before iterating (a sound bound: each step runs at most once). */
 function meterComprehension(node: Node): void {
   const handle = node.handle as ((items: unknown, ...rest: unknown[]) => unknown) | undefined;
@@ -245,12 +274,6 @@ function meterComprehension(node: Node): void {
   node.handle = metered as never;
 }
 
-function sizeOf(items: unknown): number {
-  if (Array.isArray(items)) return items.length;
-  if (items instanceof Map || items instanceof Set) return items.size;
-  if (items !== null && typeof items === 'object') return Object.keys(items).length;
-  return 1;
-}
 
 /**
  * Replaces a call site's handler with verdict's implementation. `receiver` is 1 for methods: cel-js passes

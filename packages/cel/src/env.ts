@@ -5,6 +5,9 @@
  */
 import { Environment } from '@marcbachmann/cel-js';
 import { DECLINE } from './ast.js';
+import { boundTypeLookups, sizeUnits } from './cost.js';
+import { spend } from './runtime.js';
+import { evaluatorOf } from './plan/node.js';
 import { KUBERNETES_LIBRARIES, type CelLibrary, type Override } from './lib/index.js';
 
 /**
@@ -15,6 +18,34 @@ import { KUBERNETES_LIBRARIES, type CelLibrary, type Override } from './lib/inde
 export interface CelFunction {
   readonly signature: string;
   readonly handler: (...args: never[]) => unknown;
+  /**
+   * The units one call costs, from its arguments (the receiver first, for a method) and its result. Default:
+   * one, plus the size of each argument (before the call) and of the result (after it): a string or bytes
+   * one unit per ten characters, a list one per element, a map one per entry. Declare it for a function
+   * whose work is not linear in what it takes and gives.
+   */
+  readonly cost?: (args: readonly unknown[], result: unknown) => number;
+}
+
+/** An added function's handler, charging its cost from the running evaluation's meter (see {@link CelFunction.cost}). */
+function metered(f: CelFunction): (...args: never[]) => unknown {
+  const handler = f.handler as (this: unknown, ...args: unknown[]) => unknown;
+  const cost = f.cost;
+  if (cost) {
+    return function (this: unknown, ...args: unknown[]) {
+      const out = handler.apply(this, args);
+      spend(Math.max(0, cost(args, out)));
+      return out;
+    } as never;
+  }
+  return function (this: unknown, ...args: unknown[]) {
+    let units = 1;
+    for (let i = 0; i < args.length; i++) units += sizeUnits(args[i]);
+    spend(units);
+    const out = handler.apply(this, args);
+    spend(sizeUnits(out));
+    return out;
+  } as never;
 }
 
 /** A type an adapter's functions take or return (cel-js `registerType`): instances of `type` are values of `name`. */
@@ -90,14 +121,15 @@ function build(libraries: readonly CelLibrary[], extra: CelExtensions): CelEnvir
   }
   for (const t of extra.types ?? []) env.registerType(t.name, t.type as never);
   for (const c of extra.constants ?? []) env.registerConstant(c.name, c.type, c.value as never);
-  for (const f of extra.functions ?? []) env.registerFunction(f.signature, f.handler as never);
+  for (const f of extra.functions ?? []) env.registerFunction(f.signature, metered(f) as never);
   const pure = (extra.functions ?? []).length === 0 && Object.keys(extra.overrides ?? {}).length === 0;
+  boundTypeLookups(evaluatorOf(env));
   return { env, overrides, pure };
 }
 
 /** The objects an environment was built from, compared by identity to reuse a cached one. */
 function identities(extra: CelExtensions): unknown[] {
-  return [...(extra.types ?? []).map((t) => t.type), ...(extra.constants ?? []).map((c) => c.value), ...(extra.functions ?? []).map((f) => f.handler), ...Object.values(extra.overrides ?? {})];
+  return [...(extra.types ?? []).map((t) => t.type), ...(extra.constants ?? []).map((c) => c.value), ...(extra.functions ?? []).flatMap((f) => [f.handler, f.cost]), ...Object.values(extra.overrides ?? {})];
 }
 
 /** The environment with the Kubernetes libraries and, when given, an adapter's additions (cached per set). */

@@ -13,6 +13,8 @@ export interface CelMeter {
 /** A meter with a fixed limit, in cost units; throws {@link CelBudgetExceeded} when an evaluation passes it. */
 export class CelBudget implements CelMeter {
   private left: number;
+  /** Made once: all()/exists() go on past an element's error, so it is thrown again for each element left. */
+  #exceeded: CelBudgetExceeded | undefined;
 
   constructor(readonly limit: number) {
     this.left = limit;
@@ -20,7 +22,7 @@ export class CelBudget implements CelMeter {
 
   spend(units: number): void {
     this.left -= units;
-    if (this.left < 0) throw new CelBudgetExceeded(this.limit);
+    if (this.left < 0) throw (this.#exceeded ??= new CelBudgetExceeded(this.limit));
   }
 
   /** Units spent so far. */

@@ -14,51 +14,191 @@ const frozen = new WeakMap<object, unknown>();
 /** Conversions of one evaluation. */
 export type CelCache = Map<object, unknown>;
 
-/** A JSON value as CEL sees it (integral numbers become `bigint`). */
+/**
+ * A JSON value as CEL sees it (integral numbers become `bigint`). Iterative (an explicit stack, no recursion):
+ * nesting never reaches the JavaScript stack. Each container converts once per evaluation (`cache`; frozen
+ * ones once per process), so the work of conversions is at most the size of the input, whatever the rules.
+ */
 export function toCel(value: unknown, cache?: CelCache): unknown {
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
   if (value === null || typeof value !== 'object') return value;
-  const isFrozen = Object.isFrozen(value);
-  const done = isFrozen ? frozen.get(value) : cache?.get(value);
-  if (done !== undefined) return done;
-  const out = convertContainer(value, cache);
-  if (isFrozen) frozen.set(value, out);
-  else cache?.set(value, out);
-  return out;
+  const done = converted(value, cache);
+  return done !== undefined ? done : convertContainer(value, cache);
 }
 
-function convertContainer(value: object, cache: CelCache | undefined): unknown {
-  if (Array.isArray(value)) {
-    let copy: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const item: unknown = value[i];
-      const next = toCel(item, cache);
-      if (next !== item) {
-        copy ??= value.slice();
-        copy[i] = next;
-      }
-    }
-    return copy ?? value;
-  }
+/** A container's conversion already made (frozen: this process; else this evaluation), or undefined. */
+function converted(value: object, cache: CelCache | undefined): unknown {
+  return Object.isFrozen(value) ? frozen.get(value) : cache?.get(value);
+}
+
+function remember(value: object, out: unknown, cache: CelCache | undefined): void {
+  if (Object.isFrozen(value)) frozen.set(value, out);
+  else cache?.set(value, out);
+}
+
+/** A container being converted: its keys (undefined for a list), the next index, its copy once a child changed. */
+interface Converting {
+  readonly value: object;
+  readonly keys: readonly string[] | undefined;
+  i: number;
+  copy: unknown[] | Record<string, unknown> | undefined;
+  /** The key (or index) of the child being converted below it. */
+  at: string | number;
+}
+
+function frame(value: object): Converting | undefined {
+  if (Array.isArray(value)) return { value, keys: undefined, i: 0, copy: undefined, at: 0 };
   const proto = Object.getPrototypeOf(value) as unknown;
-  if (proto !== Object.prototype && proto !== null) return value;
-  let copy: Record<string, unknown> | undefined;
-  for (const key in value) {
-    const item = (value as Record<string, unknown>)[key];
-    const next = toCel(item, cache);
-    if (next !== item) {
-      copy ??= { ...(value as Record<string, unknown>) };
-      copy[key] = next;
-    }
+  if (proto !== Object.prototype && proto !== null) return undefined;
+  // A plain object's own keys (JSON has no inherited ones); Object.keys is much faster than for…in on a wide map.
+  return { value, keys: Object.keys(value), i: 0, copy: undefined, at: '' };
+}
+
+/** Sets `key` of the frame's copy (made on the first change) to `next`. */
+function put(f: Converting, key: string | number, next: unknown): void {
+  if (f.keys === undefined) ((f.copy ??= (f.value as unknown[]).slice()) as unknown[])[key as number] = next;
+  else ((f.copy ??= { ...(f.value as Record<string, unknown>) }) as Record<string, unknown>)[key as string] = next;
+}
+
+function convertContainer(root: object, cache: CelCache | undefined): unknown {
+  const first = frame(root);
+  if (!first) {
+    remember(root, root, cache);
+    return root;
   }
-  return copy ?? value;
+  const stack: Converting[] = [first];
+  for (;;) {
+    const f = stack[stack.length - 1]!;
+    const size = f.keys === undefined ? (f.value as unknown[]).length : f.keys.length;
+    if (f.i < size) {
+      const key: string | number = f.keys === undefined ? f.i : f.keys[f.i]!;
+      f.i++;
+      const item = (f.value as Record<string | number, unknown>)[key];
+      if (typeof item === 'number') {
+        if (Number.isInteger(item)) put(f, key, BigInt(item));
+      } else if (item !== null && typeof item === 'object') {
+        const done = converted(item, cache);
+        if (done !== undefined) {
+          if (done !== item) put(f, key, done);
+          continue;
+        }
+        const below = frame(item);
+        if (below) {
+          f.at = key;
+          stack.push(below);
+        } else remember(item, item, cache);
+      }
+      continue;
+    }
+    stack.pop();
+    const out = f.copy ?? f.value;
+    remember(f.value, out, cache);
+    const parent = stack[stack.length - 1];
+    if (!parent) return out;
+    if (out !== f.value) put(parent, parent.at, out);
+  }
 }
 
 /**
  * A CEL result as JSON data (for json-logic, templates and patches): ints become numbers, maps objects,
- * optionals their value (or null), bytes base64 text, types their name.
+ * optionals their value (or null), bytes base64 text, types their name. Iterative, as `toCel`.
  */
 export function fromCel(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return leafFromCel(value);
+  if (isJson(value)) return value;
+  // Containers: lists (arrays, sets), maps (Map, plain objects) and optionals; each gives its JSON parts.
+  const root: { out: unknown } = { out: undefined };
+  const work: Array<{ value: unknown; set: (v: unknown) => void }> = [{ value, set: (v) => (root.out = v) }];
+  // Plain arrays and objects are copied only when a part changes: their parts are set after all are done.
+  const finish: Array<() => void> = [];
+  while (work.length > 0) {
+    const { value: v, set } = work.pop()!;
+    if (typeof v !== 'object' || v === null) {
+      set(leafFromCel(v));
+      continue;
+    }
+    if (Array.isArray(v)) {
+      if (!v.some(needsFromCel)) {
+        set(v);
+        continue;
+      }
+      const out = new Array<unknown>(v.length);
+      set(out);
+      for (let i = 0; i < v.length; i++) work.push({ value: v[i], set: (x) => (out[i] = x) });
+      continue;
+    }
+    if (v instanceof Map) {
+      const out: Record<string, unknown> = {};
+      set(out);
+      for (const [k, item] of v) {
+        const key = String(k);
+        if (!isForbidden(key)) work.push({ value: item, set: (x) => (out[key] = x) });
+      }
+      continue;
+    }
+    if (v instanceof Set) {
+      const items = [...v];
+      const out = new Array<unknown>(items.length);
+      set(out);
+      items.forEach((item, i) => work.push({ value: item, set: (x) => (out[i] = x) }));
+      continue;
+    }
+    const proto = Object.getPrototypeOf(v) as unknown;
+    if (proto === Object.prototype || proto === null) {
+      const o = v as Record<string, unknown>;
+      const parts = new Map<string, unknown>();
+      let changed = false;
+      for (const key in o) {
+        const item = o[key];
+        if (!needsFromCel(item)) continue;
+        work.push({ value: item, set: (x) => {
+          parts.set(key, x);
+          if (x !== item) changed = true;
+        } });
+      }
+      finish.push(() => set(changed ? { ...o, ...Object.fromEntries(parts) } : o));
+      continue;
+    }
+    const ctor = (v as { constructor?: { name?: string } }).constructor;
+    if (ctor?.name === 'Optional') {
+      const opt = v as { hasValue(): boolean; value(): unknown };
+      if (opt.hasValue()) work.push({ value: opt.value(), set });
+      else set(null);
+      continue;
+    }
+    set(leafFromCel(v));
+  }
+  // Objects finish inner first (they were met outer first).
+  for (let i = finish.length - 1; i >= 0; i--) finish[i]!();
+  return root.out;
+}
+
+/** Whether a list or map holds only JSON values already (no int, no `Map`, …): {@link fromCel} gives it as it is. */
+function isJson(root: object): boolean {
+  const stack: object[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop()!;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        if (typeof item === 'object' && item !== null) stack.push(item);
+        else if (typeof item === 'bigint' || item === undefined) return false;
+      }
+      continue;
+    }
+    const proto = Object.getPrototypeOf(v) as unknown;
+    if (proto !== Object.prototype && proto !== null) return false;
+    for (const key in v) {
+      const item = (v as Record<string, unknown>)[key];
+      if (typeof item === 'object' && item !== null) stack.push(item);
+      else if (typeof item === 'bigint') return false;
+    }
+  }
+  return true;
+}
+
+/** {@link fromCel} of a value that holds no other value. */
+function leafFromCel(value: unknown): unknown {
   switch (typeof value) {
     case 'bigint':
       return Number(value);
@@ -68,33 +208,9 @@ export function fromCel(value: unknown): unknown {
       return value;
   }
   if (value === null) return null;
-  if (Array.isArray(value)) return value.some(needsFromCel) ? value.map(fromCel) : value;
-  if (value instanceof Map) {
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of value) if (!isForbidden(String(k))) out[String(k)] = fromCel(v);
-    return out;
-  }
-  if (value instanceof Set) return [...value].map(fromCel);
   if (value instanceof Uint8Array) return bytesToBase64(value);
-  const proto = Object.getPrototypeOf(value) as unknown;
-  if (proto === Object.prototype || proto === null) {
-    let copy: Record<string, unknown> | undefined;
-    for (const key in value) {
-      const item = (value as Record<string, unknown>)[key];
-      const next = fromCel(item);
-      if (next !== item) {
-        copy ??= { ...(value as Record<string, unknown>) };
-        copy[key] = next;
-      }
-    }
-    return copy ?? value;
-  }
-  const ctor = (value as { constructor?: { name?: string } }).constructor;
-  if (ctor?.name === 'Optional') {
-    const opt = value as { hasValue(): boolean; value(): unknown };
-    return opt.hasValue() ? fromCel(opt.value()) : null;
-  }
   if (value instanceof Date) return value.toISOString();
+  const ctor = (value as { constructor?: { name?: string } }).constructor;
   if (ctor?.name === 'Type') return String((value as { name: string }).name);
   if (typeof (value as { valueOf(): unknown }).valueOf() === 'bigint') return Number((value as { valueOf(): bigint }).valueOf());
   return String(value);

@@ -85,3 +85,15 @@ describe('the fast path reads scalars as the yaml package does (YAML 1.2 core sc
     expect(parseManifests('f', text, LIMITS)).toEqual(parseYamlExact('f', text, LIMITS));
   });
 });
+
+describe('the fast path keeps the yaml package\'s lines on unusual layouts', () => {
+  it.each([
+    ['CRLF line ends', 'apiVersion: v1\r\nkind: Pod\r\nmetadata: {name: a}\r\n---\r\n# note\r\napiVersion: v1\r\nkind: Pod\r\nmetadata: {name: b}\r\n'],
+    ['a byte order mark', '\uFEFFapiVersion: v1\nkind: Pod\nmetadata: {name: a}\n'],
+    ['content on the marker line and empty documents', '--- {apiVersion: v1, kind: Pod, metadata: {name: a}}\n---\n---\n# only a comment\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\n'],
+    ['a List with items indented and a dash alone', 'apiVersion: v1\nkind: List\nitems:\n  -\n    apiVersion: v1\n    kind: Pod\n  - apiVersion: v1\n    kind: Pod\n    spec:\n      containers:\n      - name: a\nmetadata: {}\n'],
+    ['a top-level list with a block scalar', '- kind: A\n  note: |\n    - not an item\n    ---x\n- kind: B\n'],
+  ])('%s', (_, text) => {
+    expect(parseManifests('f', text, LIMITS)).toEqual(parseYamlExact('f', text, LIMITS));
+  });
+});

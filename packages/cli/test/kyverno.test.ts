@@ -129,10 +129,13 @@ describe('Kyverno MutatingPolicies in the CLI', () => {
   });
 
   it('verdict audit and explain (with kubernetes: {mutating: true}) show what the policy would change', async () => {
-    const audit = await mutatingSetup(['audit', '-p', 'policy.yaml', '-c', 'verdict.config.yaml', 'deployment.yaml', '-o', 'json']);
+    const audit = await mutatingSetup(['audit', '-p', 'policy.yaml', '-c', 'verdict.config.yaml', 'deployment.yaml', '-o', 'json', '--no-defaults']);
     const [object] = JSON.parse(audit.stdout).objects;
     expect(object.results).toMatchObject([{ kind: 'MutatingPolicy', policy: 'always-pull/autogen-defaults', status: 'warn', messages: ['mutation would apply: add /spec/template/spec/containers/0/imagePullPolicy'] }]);
-    const explain = await mutatingSetup(['explain', '-p', 'policy.yaml', '-c', 'verdict.config.yaml', '-i', 'deployment.yaml']);
+    // With the API server's defaults (audit's default), a :latest image already has imagePullPolicy Always: nothing to change.
+    const defaulted = await mutatingSetup(['audit', '-p', 'policy.yaml', '-c', 'verdict.config.yaml', 'deployment.yaml', '-o', 'json']);
+    expect(JSON.parse(defaulted.stdout).objects[0].results).toMatchObject([{ kind: 'MutatingPolicy', policy: 'always-pull/autogen-defaults', status: 'pass', messages: [] }]);
+    const explain = await mutatingSetup(['explain', '-p', 'policy.yaml', '-c', 'verdict.config.yaml', '-i', 'deployment.yaml', '--no-defaults']);
     expect(explain.stdout).toContain('MutatingPolicy/always-pull/autogen-defaults [deny]: matched');
     expect(explain.stdout).toContain('patch: add /spec/template/spec/containers/0/imagePullPolicy = Always');
   });

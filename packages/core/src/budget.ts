@@ -28,6 +28,19 @@ export class BudgetExceeded extends VerdictError<'BUDGET_EXCEEDED'> {
   }
 }
 
+/**
+ * Thrown by {@link CostMeter.within} when one part of an evaluation (a CEL expression, a policy) spent more than
+ * its own limit while the evaluation's budget still had units: an error of that part (its policy's
+ * `failurePolicy` decides), not the end of the evaluation. The message is the API server's for the same case.
+ */
+export class CostLimitExceeded extends VerdictError<'COST_LIMIT_EXCEEDED'> {
+  override readonly name = 'CostLimitExceeded';
+
+  constructor(readonly limit: number) {
+    super('COST_LIMIT_EXCEEDED', 'operation cancelled: actual cost limit exceeded');
+  }
+}
+
 /** Units for scanning or building `length` characters: 1 + one per ten characters. */
 export function textCost(length: number): number {
   return 1 + ((length / 10) | 0);
@@ -35,6 +48,8 @@ export function textCost(length: number): number {
 
 export class CostMeter {
   private left: number;
+  /** The error thrown once the budget is spent, made once: all()/exists() go on past an element's error, so it is thrown again per element. */
+  #exceeded: BudgetExceeded | undefined;
 
   /** @param limit units this meter may spend (`Infinity`: unlimited) */
   constructor(readonly limit: number) {
@@ -44,13 +59,49 @@ export class CostMeter {
   /** Spends `units` (≥ 0); throws {@link BudgetExceeded} once the total passes the limit. */
   spend(units: number): void {
     this.left -= units;
-    if (this.left < 0) throw new BudgetExceeded(this.limit);
+    if (this.left < 0) throw this.exceeded();
+  }
+
+  private exceeded(): BudgetExceeded {
+    return (this.#exceeded ??= new BudgetExceeded(this.limit));
   }
 
   /** Spends {@link textCost}`(length)`: for scanning, matching or building a string of `length` characters. */
   spendText(length: number): void {
     this.left -= 1 + ((length / 10) | 0);
-    if (this.left < 0) throw new BudgetExceeded(this.limit);
+    if (this.left < 0) throw this.exceeded();
+  }
+
+  /**
+   * Runs `f(a, b)` allowed at most `limit` more units (and never more than the budget has left). Past the
+   * limit it ends with {@link CostLimitExceeded}; past the budget, with {@link BudgetExceeded}
+   * as usual. What `f` spent is spent from the budget either way. No cost per spend: the limit is the
+   * meter's own count of what is left, lowered for the duration of `f`.
+   */
+  within<T, A = undefined, B = undefined>(limit: number, f: (a: A, b: B) => T, a?: A, b?: B): T {
+    const before = this.left;
+    if (limit >= before) return f(a as A, b as B);
+    this.left = limit;
+    let out: T | undefined;
+    let failure: unknown;
+    let threw = false;
+    try {
+      out = f(a as A, b as B);
+    } catch (error) {
+      threw = true;
+      failure = error;
+    }
+    // Past the limit the count went below zero (a budget error swallowed inside, say by all(), leaves it there too).
+    const spent = limit - this.left;
+    this.left = before - spent;
+    if (this.left < 0) throw this.exceeded();
+    if (spent > limit) {
+      // The budget error thrown inside was the limit's, not the budget's: the next one is made afresh.
+      this.#exceeded = undefined;
+      throw new CostLimitExceeded(limit);
+    }
+    if (threw) throw failure;
+    return out as T;
   }
 
   /** Units spent so far. */

@@ -108,6 +108,7 @@ function undoPolicy(a: Active, pass: Pass, start: PolicyStart, failed: string): 
     if (entry.result !== 'pass') continue;
     entry.result = 'skipped';
     entry.message = `undone: ${failed} of the policy failed`;
+    delete entry.patch;
   }
 }
 

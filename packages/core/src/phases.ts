@@ -4,7 +4,7 @@
  * {@link Run} collects what the decision reports.
  */
 import { computedVariables, type CelProfile, type FailedValidation } from './languages/cel-rule.js';
-import { BudgetExceeded, type CostMeter } from './budget.js';
+import { BudgetExceeded, CostLimitExceeded, type CostMeter } from './budget.js';
 import { ComparisonError } from './logic/compare.js';
 import { truthy, rootStep, type Fn, type Scope } from './logic/scope.js';
 import type { CompiledPolicy, CompiledValidate } from './compile.js';
@@ -267,58 +267,77 @@ export function validatePhase(active: readonly Active[], input: Record<string, u
   for (const a of active) {
     if (a.unmatched) continue;
     a.scope.input = a.policy.view ? a.policy.view(input) : input;
-    const profile = a.policy.template.cel.context.profile;
-    let stopped = false;
-    for (const rule of a.policy.template.validate) {
-      const entry: RuleTrace = { rule: rule.name, type: 'validate', result: 'pass' };
-      a.trace.rules.push(entry);
-      if (stopped) {
-        entry.result = 'skipped';
-        entry.message = 'not evaluated: an earlier validation failed (validations stop at the first failure)';
-        continue;
-      }
-      const scope = a.scope;
+    const limit = a.policy.template.cel.context.profile?.costLimits?.policy;
+    if (limit === undefined) validatePolicy(a, run);
+    else {
       try {
-        if (rule.forEach) {
-          const list = rule.forEach(undefined, scope);
-          if (list === null || list === undefined) {
-            entry.elements = 0;
-            continue;
-          }
-          if (!Array.isArray(list)) throw new Error(`forEach must give a list (got ${describeType(list)})`);
-          scope.meter.spend(list.length);
-          let failed = 0;
-          try {
-            scope.hasElement = true;
-            for (let i = 0; i < list.length; i++) {
-              scope.element = list[i];
-              if (!holds(rule.rule, scope, entry, i)) {
-                failed++;
-                run.ruleFailed(a, rule, i);
-              }
-            }
-          } finally {
-            scope.hasElement = false;
-            scope.element = undefined;
-          }
-          entry.elements = list.length;
-          entry.violations = failed;
-          if (failed > 0) entry.result = 'fail';
-        } else if (!holds(rule.rule, scope, entry)) {
-          entry.result = 'fail';
-          run.ruleFailed(a, rule);
-        }
+        a.scope.meter.within(limit, validatePolicy, a, run);
       } catch (error) {
-        entry.result = 'error';
-        entry.message = (error as Error).message;
-        passBudget(error, a.policy, rule.name);
-        run.fail(a.policy, 'RULE_ERROR', `rule "${rule.name}" failed: ${entry.message}`, { rule: rule.name, parameterSet: a.parameterSet });
+        if (!(error instanceof CostLimitExceeded)) throw error;
+        // As the API server: the policy's evaluation fails as a whole; the rules not run are skipped.
+        const done = a.trace.rules.filter((entry) => entry.type === 'validate').length;
+        for (const rule of a.policy.template.validate.slice(done)) a.trace.rules.push({ rule: rule.name, type: 'validate', result: 'skipped', message: OUT_OF_BUDGET });
+        run.fail(a.policy, 'RULE_ERROR', OUT_OF_BUDGET, { parameterSet: a.parameterSet });
       }
-      if (profile?.firstFailureOnly === true && (entry.result === 'fail' || entry.result === 'error')) stopped = true;
     }
     annotate(a, run);
     const variables = computedVariables(a.scope);
     if (variables) a.trace.variables = variables;
+  }
+}
+
+/** The API server's message when the validations of one policy spend past its budget (`costLimits.policy`). */
+const OUT_OF_BUDGET = 'validation failed due to running out of cost budget, no further validation rules will be run';
+
+function validatePolicy(a: Active, run: Run): void {
+  const profile = a.policy.template.cel.context.profile;
+  let stopped = false;
+  for (const rule of a.policy.template.validate) {
+    const entry: RuleTrace = { rule: rule.name, type: 'validate', result: 'pass' };
+    a.trace.rules.push(entry);
+    if (stopped) {
+      entry.result = 'skipped';
+      entry.message = 'not evaluated: an earlier validation failed (validations stop at the first failure)';
+      continue;
+    }
+    const scope = a.scope;
+    try {
+      if (rule.forEach) {
+        const list = rule.forEach(undefined, scope);
+        if (list === null || list === undefined) {
+          entry.elements = 0;
+          continue;
+        }
+        if (!Array.isArray(list)) throw new Error(`forEach must give a list (got ${describeType(list)})`);
+        scope.meter.spend(list.length);
+        let failed = 0;
+        try {
+          scope.hasElement = true;
+          for (let i = 0; i < list.length; i++) {
+            scope.element = list[i];
+            if (!holds(rule.rule, scope, entry, i)) {
+              failed++;
+              run.ruleFailed(a, rule, i);
+            }
+          }
+        } finally {
+          scope.hasElement = false;
+          scope.element = undefined;
+        }
+        entry.elements = list.length;
+        entry.violations = failed;
+        if (failed > 0) entry.result = 'fail';
+      } else if (!holds(rule.rule, scope, entry)) {
+        entry.result = 'fail';
+        run.ruleFailed(a, rule);
+      }
+    } catch (error) {
+      entry.result = 'error';
+      entry.message = (error as Error).message;
+      passBudget(error, a.policy, rule.name);
+      run.fail(a.policy, 'RULE_ERROR', `rule "${rule.name}" failed: ${entry.message}`, { rule: rule.name, parameterSet: a.parameterSet });
+    }
+    if (profile?.firstFailureOnly === true && (entry.result === 'fail' || entry.result === 'error')) stopped = true;
   }
 }
 

@@ -117,11 +117,37 @@ export function parseBody(bytes: Uint8Array): unknown {
 
 export function parseText(text: string): unknown {
   if (text.trim() === '') throw new AdmissionError('NOT_JSON', 'the body is empty; expected a JSON AdmissionReview');
+  // Only a body of more than twice the limit can nest that deep: smaller ones are not scanned.
+  if (text.length > 2 * MAX_NESTING && nestedTooDeep(text)) {
+    throw AdmissionError.invalidReview(`the body nests objects and lists more than ${MAX_NESTING} levels deep (the API server refuses such an object: k8s.io/apimachinery/pkg/util/json)`, '');
+  }
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
     throw new AdmissionError('NOT_JSON', `the body is not JSON (${(error as Error).message.slice(0, 200)}); expected an AdmissionReview`);
   }
+}
+
+/** The deepest nesting of objects and lists the API server decodes (k8s.io/apimachinery/pkg/util/json, maxDepth). */
+export const MAX_NESTING = 10_000;
+
+/** Whether JSON text nests objects and lists more than {@link MAX_NESTING} deep (one pass, strings skipped). */
+export function nestedTooDeep(text: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) {
+      // A string: skip to its closing quote (a backslash escapes the next character).
+      for (i++; i < text.length; i++) {
+        const d = text.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 123 || c === 91) {
+      if (++depth > MAX_NESTING) return true;
+    } else if (c === 125 || c === 93) depth--;
+  }
+  return false;
 }
 
 /** Chunks → one contiguous array (no copy for a single chunk). */

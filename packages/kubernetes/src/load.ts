@@ -10,7 +10,7 @@ import { loadPolicySet, NEWEST_KUBERNETES_VERSION, PolicySet, type CelProfile, t
 import { kubernetesDialect, MUTATION_TARGET } from './dialect.js';
 import { gatekeeperInput, isGatekeeperConstraint } from './match-gatekeeper.js';
 import { AdmissionError } from './errors.js';
-import { ADMISSION_CEL_NAMES, ADMISSION_PARTIAL_ROOTS, admissionActivation } from './vap/activation.js';
+import { ADMISSION_CEL_NAMES, ADMISSION_PARTIAL_ROOTS, admissionActivation, API_SERVER_COST_LIMITS } from './vap/activation.js';
 import { collectParams, ParamCache, type CollectedParams, type ParamLookup } from './vap/params.js';
 import { MUTATING_BINDING_KIND, register } from './vap/registry.js';
 import { kubernetesTranslator, type Translated } from './vap/translate.js';
@@ -87,7 +87,7 @@ function admissionProfile(translated: Translated, template: { document: object }
   }
   const usesParams = origin.policy.paramKind !== undefined && origin.binding?.paramRef !== undefined;
   if (origin.kind === 'map') return mutatingProfile(usesParams);
-  return { names: ADMISSION_CEL_NAMES, literalMessages: true, partialRoots: ADMISSION_PARTIAL_ROOTS, activation: (input, parameters) => admissionActivation(input, usesParams ? parameters : null) };
+  return { names: ADMISSION_CEL_NAMES, literalMessages: true, partialRoots: ADMISSION_PARTIAL_ROOTS, costLimits: API_SERVER_COST_LIMITS, activation: (input, parameters) => admissionActivation(input, usesParams ? parameters : null) };
 }
 
 function parameterSets(translated: Translated, document: object, lookup: ParamLookup | undefined): ParameterSetResolver | undefined {

@@ -154,9 +154,11 @@ export function toAdmissionResponse(uid: string, decision: Decision, options: Re
   for (const e of decision.errors) {
     if (e.ignored || native?.handled.has(e)) continue; // failurePolicy Ignore, or answered as a ValidatingAdmissionPolicy
     const cel = e.kind === undefined ? undefined : registry?.celKinds.get(e.kind);
-    const line = e.policy ? `[${e.policy}] ${cel ? expressionError(e, cel.validations) : e.message}` : e.message;
+    const line = e.policy ? `[${e.policy}] ${cel && e.code !== 'BUDGET_EXCEEDED' ? expressionError(e, cel.validations) : e.message}` : e.message;
     if (e.enforcementAction === 'warn') continue; // core already made it a warning
     if (e.enforcementAction === 'audit' && e.policy) record(e.policy, `evaluation error: ${e.message}`);
+    // The evaluation's budget ran out: no policy after it ran, so the webhook failed (its failurePolicy decides).
+    else if (e.code === 'BUDGET_EXCEEDED') failures.push(line);
     else if (e.code === 'MATCH_ERROR' || cel) denials.push(line); // Gatekeeper's "autoreject"; a CEL template's error is a violation
     else failures.push(line);
   }

@@ -151,8 +151,6 @@ describe('the Kubernetes MutatingAdmissionPolicy tables', () => {
       'engine: JSONPatch patch type has field testing',
       'schema: jsonPatch invalid CEL initializer field',
       'schema: apply configuration with invalid field name',
-      'engine: jsonPatch with excessive cost',
-      'engine: applyConfiguration with excessive cost',
       'authorizer: authorizer check',
       'engine: object type has field testing',
     ]);

@@ -53,3 +53,26 @@ describe('evaluator options for Kubernetes inputs', () => {
     await expect(evaluator.evaluate(secret, { inventory: [{ kind: 'Secret' }] })).rejects.toThrow(/inventory object needs apiVersion, kind and metadata\.name/);
   });
 });
+
+describe('the API server\'s defaults for bare Kubernetes objects', () => {
+  const replicas = parsePolicyDocuments(`
+apiVersion: verdict.dev/v1
+kind: Policy
+metadata: {name: replica-limit}
+spec:
+  match: {kinds: [{apiGroups: [apps], kinds: [Deployment]}]}
+  validate:
+    - {name: limit, rule: {"<=": [{var: object.spec.replicas}, 3]}, message: at most 3 replicas}
+    - {name: set, rule: {"!=": [{var: object.spec.replicas}, null]}, message: replicas must be set}
+`);
+  const deployment = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'web' }, spec: { template: { spec: { containers: [] } } } };
+
+  it('reviews the object as written unless asked (suites, gator and kyverno test files), and defaulted with defaults: true (verdict eval, audit)', async () => {
+    const evaluator = await createEvaluator('kubernetes', replicas);
+    const written = await evaluator.evaluate(deployment);
+    expect(written.allowed).toBe(false);
+    expect(written.denials).toContain('[replica-limit] replicas must be set');
+    const defaulted = await evaluator.evaluate(deployment, { defaults: true });
+    expect(defaulted.allowed).toBe(true);
+  });
+});

@@ -191,7 +191,7 @@ export function checkTargets(groups: readonly AggregatedGroup[]): Target[] {
   } else targets.push({ id: '4', goal: '`compilePolicies` of 1,000 constraints < 1 s and < 100 MB', measured: 'not measured', pass: null });
 
   targets.push(webhookTarget(get('webhook')));
-  targets.push(hostileTarget(get('hostile-regex'), get('hostile-glob')));
+  targets.push(hostileTarget(get('hostile-regex'), get('hostile-glob'), get('hostile-cel')));
   targets.push(auditTarget(get('audit')));
   return targets;
 }
@@ -251,21 +251,34 @@ export function webhookTarget(hook: AggregatedGroup | undefined): Target {
   return { id: '5', goal: GOAL_5, measured: parts.join('; ') || 'not measured', pass: parts.length === 0 ? null : pass };
 }
 
-/** Target 6: a hostile input costs at most 3× a benign one of the same length, for regex and for glob. */
-function hostileTarget(regex: AggregatedGroup | undefined, glob: AggregatedGroup | undefined): Target {
-  const goal = 'hostile input ≤ 3× a benign one of the same length (50,000 characters), regex and glob';
+/**
+ * Target 6: a hostile input costs at most 3× a benign one of the same length, for regex and for glob; for CEL,
+ * at most 3× a benign input's time per unit of cost (the rows' units are in the group's info).
+ */
+function hostileTarget(regex: AggregatedGroup | undefined, glob: AggregatedGroup | undefined, cel: AggregatedGroup | undefined): Target {
+  const goal = 'hostile input ≤ 3× a benign one of the same length (50,000 characters), regex and glob; CEL: ≤ 3× per unit of cost';
   const ratio = (g: AggregatedGroup | undefined, benign: string, hostile: string) => {
     const b = byEngine(g, benign);
     const h = byEngine(g, hostile);
     return b && h ? h.ns / b.ns : undefined;
+  };
+  const perUnit = (benign: string, hostile: string) => {
+    const r = ratio(cel, benign, hostile);
+    const [cb, ch] = [Number(cel?.info?.[`cost:${benign}`]), Number(cel?.info?.[`cost:${hostile}`])];
+    return r === undefined || !(cb > 0) || !(ch > 0) ? undefined : r * (cb / ch);
   };
   const r = ratio(regex, 'verdict', 'verdict-hostile');
   const dashes = ratio(glob, 'verdict', 'verdict-hostile');
   const stars = ratio(glob, 'verdict-benign-stars', 'verdict-hostile-stars');
   const nfa = ratio(glob, 'verdict-benign-nfa', 'verdict-hostile-nfa');
   if (r === undefined || dashes === undefined || stars === undefined || nfa === undefined) return { id: '6', goal, measured: 'not measured', pass: null };
+  const labels = perUnit('verdict-cel-benign-labels', 'verdict-cel-hostile-labels');
+  const deep = perUnit('verdict-cel-benign', 'verdict-cel-hostile-deep');
+  const wide = perUnit('verdict-cel-benign', 'verdict-cel-hostile-wide');
+  const celRatios = [labels, deep, wide].filter((v): v is number => v !== undefined);
+  const celText = celRatios.length === 3 ? `; CEL per unit: ${x(labels!)} (10,001 labels), ${x(deep!)} (10,000 deep), ${x(wide!)} (5,000 containers compared)` : '; CEL not measured';
   return {
-    id: '6', goal, pass: Math.max(r, dashes, stars, nfa) <= 3,
-    measured: `regex ${x(r)}; glob ${x(dashes)} (\`*-*-*-*-*.internal\`), ${x(stars)} (\`*a*a*a*a*a*a*a*b\`), ${x(nfa)} (\`**/*-*-*-*-*.internal\`, NFA)`,
+    id: '6', goal, pass: Math.max(r, dashes, stars, nfa, ...celRatios) <= 3,
+    measured: `regex ${x(r)}; glob ${x(dashes)} (\`*-*-*-*-*.internal\`), ${x(stars)} (\`*a*a*a*a*a*a*a*b\`), ${x(nfa)} (\`**/*-*-*-*-*.internal\`, NFA)${celText}`,
   };
 }

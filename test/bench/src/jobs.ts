@@ -5,7 +5,7 @@
  */
 import { measure, type GroupResult, type Timing } from './method.js';
 import { celWorkload } from './workloads/cel.js';
-import { hostileGlobWorkload, hostileRegexWorkload } from './workloads/hostile.js';
+import { hostileCelWorkload, hostileGlobWorkload, hostileRegexWorkload } from './workloads/hostile.js';
 import { loadWorkload } from './workloads/load.js';
 import { ruleWorkload } from './workloads/rule.js';
 import { scaleWorkload, SIZES } from './workloads/scale.js';
@@ -33,7 +33,7 @@ export async function allJobs(): Promise<Job[]> {
     ...SIZES.map((n): Job => ({ id: `scale-${n}`, run: async (t) => [await measure(await scaleWorkload(n), t)] })),
     { id: 'cel', run: async (t) => [await measure(celWorkload(), t)] },
     { id: 'load', runs: 5, run: () => Promise.resolve([loadWorkload()]) },
-    { id: 'hostile', run: async (t) => [await measure(hostileRegexWorkload(), t), await measure(hostileGlobWorkload(), t)] },
+    { id: 'hostile', run: async (t) => [await measure(hostileRegexWorkload(), t), await measure(hostileGlobWorkload(), t), await measure(hostileCelWorkload(), t)] },
     ...(await optional('review')),
     ...(await optional('vap')),
     ...(await optional('mpol')),

@@ -203,6 +203,11 @@ ${section(groups, 'hostile-regex')}
 
 ${section(groups, 'hostile-glob')}
 
+CEL rules ([the cost of CEL](security.md#the-cost-of-cel)) on hostile objects against benign ones: the target compares
+time per unit of cost, each row's units being what \`decision.cost\` reports for it.
+
+${section(groups, 'hostile-cel')}
+
 Regular expressions run on re2js (RE2: a backtracking-free automaton); globs run on a string test (literal pieces
 between \`*\`s, found left to right) or, for classes, extglobs and \`**\`, a Thompson NFA that reads the input once.
 Either way the work grows with the input's length, not with the number of ways to match it. See

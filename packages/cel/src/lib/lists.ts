@@ -7,6 +7,7 @@
 import type { Environment, Optional } from '@marcbachmann/cel-js';
 import { fail, spend } from '../runtime.js';
 import { celTypeName } from '../values.js';
+import { structuralEquals } from '../cost.js';
 import type { CelLibrary } from './index.js';
 import { compare as compareQuantities, Quantity } from './quantity.js';
 
@@ -41,18 +42,19 @@ function cmp(a: unknown, b: unknown): number {
   return fail(`no such overload: cannot compare ${celTypeName(a)} with ${celTypeName(b)}`);
 }
 
-/** CEL equality for list members: numbers compare across int/uint/double, containers deeply. */
+/**
+ * CEL equality for list members: numbers compare across int/uint/double, quantities by value, containers
+ * element by element (iteratively, charged per element: ../cost.ts).
+ */
 export function celEquals(a: unknown, b: unknown): boolean {
+  return a === b || structuralEquals(a, b, scalarEquals);
+}
+
+function scalarEquals(a: unknown, b: unknown): boolean {
   if (a === b) return true;
   const numeric = (v: unknown) => typeof v === 'number' || typeof v === 'bigint' || typeof (v as { valueOf?: () => unknown } | null)?.valueOf?.() === 'bigint';
   if (numeric(a) && numeric(b)) return cmp(a, b) === 0;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => celEquals(x, b[i]));
   if (a instanceof Quantity && b instanceof Quantity) return compareQuantities(a, b) === 0;
-  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
-    const ea = a instanceof Map ? [...a] : Object.entries(a);
-    const mb = b instanceof Map ? b : new Map(Object.entries(b));
-    return ea.length === mb.size && ea.every(([k, v]) => mb.has(k) && celEquals(v, mb.get(k)));
-  }
   return false;
 }
 

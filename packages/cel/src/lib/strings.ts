@@ -7,7 +7,7 @@
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { DECLINE } from '../ast.js';
-import { fail, spendSize } from '../runtime.js';
+import { fail, spend, spendSize } from '../runtime.js';
 import { formatString } from './format-string.js';
 import type { CelLibrary, Override } from './index.js';
 
@@ -53,6 +53,8 @@ function replace(s: string, old: string, repl: string, n = -1n): string {
   if (n === 0n) return s;
   if (old === '') {
     const runes = cps(s);
+    // The result's size, spent before it is built (the memory bound): one insertion per code point boundary.
+    spendSize(s.length + repl.length * (n < 0n ? runes.length + 1 : Math.min(runes.length + 1, Number(n))));
     let out = '';
     let done = 0n;
     for (let i = 0; i <= runes.length; i++) {
@@ -65,6 +67,8 @@ function replace(s: string, old: string, repl: string, n = -1n): string {
     return out;
   }
   const parts = s.split(old);
+  const count = n < 0n ? parts.length - 1 : Math.min(parts.length - 1, Number(n));
+  spendSize(s.length + count * Math.max(0, repl.length - old.length));
   if (n < 0n || BigInt(parts.length - 1) <= n) return parts.join(repl);
   const k = Number(n);
   return parts.slice(0, k + 1).join(repl) + old + parts.slice(k + 1).join(old);
@@ -74,6 +78,8 @@ function replace(s: string, old: string, repl: string, n = -1n): string {
 function split(s: string, sep: string, n = -1n): string[] {
   if (n === 0n) return [];
   const parts = sep === '' ? cps(s) : s.split(sep);
+  // A list: one unit per element, as list growth elsewhere.
+  spend(parts.length);
   if (n < 0n || BigInt(parts.length) <= n) return parts;
   const k = Number(n);
   return [...parts.slice(0, k - 1), parts.slice(k - 1).join(sep)];

@@ -15,7 +15,11 @@ import { NotPlanned, type CelType, type ComprehensionArgs, type Evaluator, type 
 export function sizeOf(items: unknown): number {
   if (Array.isArray(items)) return items.length;
   if (items instanceof Map || items instanceof Set) return items.size;
-  if (items !== null && typeof items === 'object') return Object.keys(items).length;
+  if (items !== null && typeof items === 'object') {
+    // Counting a map's keys is work: a spent budget stops here first (loops go on past an element's error).
+    spend(0);
+    return Object.keys(items).length;
+  }
   return 1;
 }
 

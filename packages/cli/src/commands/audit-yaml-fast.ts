@@ -1,5 +1,5 @@
 /**
- * The fast path of reading YAML manifests: js-yaml (about 9× the `yaml`
+ * The fast path of reading YAML manifests: js-yaml (8 to 12× the `yaml`
  * package's speed on real manifests, see docs/performance.md) on documents
  * whose text holds nothing where the two could differ, with positions
  * computed from the text. Anything else (templates, anchors and aliases, tags,

@@ -37,6 +37,14 @@ export interface CelProfile {
    */
   readonly matchConditionErrors?: 'fail' | 'skip';
   /**
+   * The API server's cost limits (ValidatingAdmissionPolicy and MutatingAdmissionPolicy): `expression`, the units
+   * one expression may spend (its `PerCallLimit`, 1,000,000); `policy`, the units the validations of one policy
+   * evaluation may spend together (its `RuntimeCELCostBudget`, 10,000,000). Past either, the expression or the
+   * policy fails (`operation cancelled: actual cost limit exceeded`; `validation failed due to running out of
+   * cost budget, no further validation rules will be run`) and its failurePolicy decides; the evaluation goes on.
+   */
+  readonly costLimits?: { readonly expression?: number; readonly policy?: number };
+  /**
    * Functions, types, constants and refused names for this template's expressions only, on top of the
    * set's `CelOptions` (e.g. Kyverno's libraries in Kyverno policies, not in ValidatingAdmissionPolicies).
    */
@@ -97,9 +105,13 @@ class State {
   passed: Map<string, unknown> | undefined;
   activation: Readonly<Record<string, unknown>> | undefined;
   variables: object | undefined;
-  constructor(readonly input: unknown, readonly parameters: unknown) {}
+  constructor(readonly input: unknown, readonly parameters: unknown, readonly meter: object) {}
+  /** Conversions of the whole evaluation (one meter per evaluation), shared by its policies: each container converts once. */
   get cache(): CelCache {
-    return (this.#cache ??= new Map());
+    if (this.#cache) return this.#cache;
+    let cache = CONVERSIONS.get(this.meter);
+    if (!cache) CONVERSIONS.set(this.meter, (cache = new Map()));
+    return (this.#cache = cache);
   }
   get values(): Map<string, unknown> {
     return (this.#values ??= new Map());
@@ -113,14 +125,17 @@ class State {
   }
 }
 
+/** The conversions of each evaluation, by its meter. */
+const CONVERSIONS = new WeakMap<object, CelCache>();
+
 /** Key of {@link CelContext.variableReads} for "every variable is read whole" (never a CEL identifier). */
 const ALL_VARIABLES = '*';
 const ROOT: Item = { data: undefined, item: false };
 
 function stateOf(scope: Scope): State {
   let state = scope.cel as State | undefined;
-  if (!state || state.input !== scope.input || state.parameters !== scope.parameters) {
-    state = new State(scope.input, scope.parameters);
+  if (!state || state.input !== scope.input || state.parameters !== scope.parameters || state.meter !== scope.meter) {
+    state = new State(scope.input, scope.parameters, scope.meter);
     scope.cel = state;
   }
   return state;
@@ -262,6 +277,19 @@ function activation(ctx: CelContext, layout: Layout, scope: Scope, at: Item): Re
 /** Raw CEL evaluation in a scope (values stay CEL values: bigint ints). */
 export function celEvaluator(ctx: CelContext, compiled: CompiledExpression, item = false): (data: unknown, scope: Scope) => unknown {
   const layout = layoutOf(ctx, compiled);
+  const limit = ctx.profile?.costLimits?.expression;
+  if (limit !== undefined) {
+    // Made once: a review allocates no closure per expression.
+    const run = (scope: Scope, act: Record<string, unknown>) => withMeter(scope.meter, compiled.run, act, scope.cel as State);
+    return (data, scope) => {
+      try {
+        const act = activation(ctx, layout, scope, item ? { data, item } : ROOT);
+        return scope.meter.within(limit, run, scope, act);
+      } catch (error) {
+        throw plain(error);
+      }
+    };
+  }
   return (data, scope) => {
     try {
       const act = activation(ctx, layout, scope, item ? { data, item } : ROOT);

@@ -8,7 +8,7 @@
  */
 import { isObject } from '../read.js';
 import { DEFAULTING } from './table.js';
-import type { DefaultCondition, DefaultStep, DefaultingTable, Segments } from './types.js';
+import type { DefaultCondition, DefaultedType, DefaultStep, DefaultingTable, Segments } from './types.js';
 
 type Container = Record<string, unknown> | unknown[];
 
@@ -169,6 +169,21 @@ class Defaulter {
   }
 }
 
+/** Runs `node` on `structs`: its defaulter's steps, then the types at its fields (the table's depth, not the input's, bounds the recursion). */
+function visit(defaulter: Defaulter, table: DefaultingTable, node: DefaultedType, structs: readonly Container[]): void {
+  const steps = node.defaulter === undefined ? [] : (table.functions[node.defaulter] ?? []);
+  for (const struct of structs) {
+    if (!isObject(struct)) continue;
+    for (const step of steps) defaulter.step(struct, step);
+  }
+  for (const [path, type] of node.fields) {
+    const child = table.types[type];
+    if (!child) continue;
+    const next = structs.flatMap((s) => defaulter.each(s, path)).filter(isObject);
+    if (next.length) visit(defaulter, table, child, next);
+  }
+}
+
 /**
  * `object` as the API server stores it after defaulting (apps/v1 Deployment, v1 Pod, Service,
  * batch/v1 Job, ...: every kind of the table); other kinds, and values that are not objects,
@@ -179,16 +194,10 @@ export function applyApiServerDefaults<T>(object: T, table: DefaultingTable = DE
   const apiVersion = object['apiVersion'];
   const kind = object['kind'];
   if (typeof apiVersion !== 'string' || typeof kind !== 'string') return object;
-  const runs = hasOwn.call(table.kinds, `${apiVersion} ${kind}`) ? table.kinds[`${apiVersion} ${kind}`] : undefined;
-  if (!runs) return object;
+  const key = `${apiVersion} ${kind}`;
+  const node = hasOwn.call(table.kinds, key) ? table.kinds[key] : undefined;
+  if (!node) return object;
   const root = { ...object };
-  const defaulter = new Defaulter(root);
-  for (const [path, name] of runs) {
-    const steps = table.functions[name] ?? [];
-    for (const struct of path.length ? defaulter.each(root, path) : [root]) {
-      if (!isObject(struct)) continue;
-      for (const step of steps) defaulter.step(struct, step);
-    }
-  }
+  visit(new Defaulter(root), table, node, [root]);
   return root as T;
 }

@@ -36,9 +36,17 @@ export interface DefaultStep {
   if?: readonly DefaultCondition[];
 }
 
+/** A type (or a kind): its own defaulter, then the types at its fields (zz_generated.defaults.go's covering defaulters). */
+export interface DefaultedType {
+  defaulter?: string;
+  fields: ReadonlyArray<readonly [Segments, string]>;
+}
+
 export interface DefaultingTable {
   /** Defaulter name → its steps. */
   functions: Readonly<Record<string, readonly DefaultStep[]>>;
-  /** `apiVersion kind` → the defaulters that run, in order, each at a struct path. */
-  kinds: Readonly<Record<string, ReadonlyArray<readonly [Segments, string]>>>;
+  /** Type name → what runs on a struct of that type. */
+  types: Readonly<Record<string, DefaultedType>>;
+  /** `apiVersion kind` → what runs on the object. */
+  kinds: Readonly<Record<string, DefaultedType>>;
 }

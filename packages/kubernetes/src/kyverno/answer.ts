@@ -37,6 +37,7 @@ export function kyvernoAnswer(decision: Decision, registry: TranslationRegistry)
     act(variant, `Policy ${variant.policy.name} failed: ${v.message}`);
   }
   for (const e of decision.errors) {
+    if (e.code === 'BUDGET_EXCEEDED') continue; // the webhook's failure (toResponse.ts)
     const variant = registry.kyvernoOf(e.kind, e.policy);
     if (!variant) continue;
     out.handled.add(e);

@@ -26,6 +26,7 @@ export function mutatingAnswer(decision: Decision, registry: TranslationRegistry
   if (registry.mutating.size === 0 || decision.errors.length === 0) return undefined;
   const out: PolicyAnswer = { denials: [], warnings: [], auditAnnotations: {}, handled: new Set() };
   for (const e of decision.errors) {
+    if (e.code === 'BUDGET_EXCEEDED') continue; // the webhook's failure (toResponse.ts)
     const names = registry.mutatingBinding(e.kind, e.policy);
     if (!names) continue;
     out.handled.add(e);

@@ -4,7 +4,7 @@
  * in a JSON Patch path ("~" as "~0", "/" as "~1"), as RFC 6901 says.
  */
 import type { CelConstant, CelFunction, CelProfile, CelType } from '@verdict/core';
-import { admissionActivation, ADMISSION_CEL_NAMES, ADMISSION_PARTIAL_ROOTS } from '../vap/activation.js';
+import { admissionActivation, ADMISSION_CEL_NAMES, ADMISSION_PARTIAL_ROOTS, API_SERVER_COST_LIMITS } from '../vap/activation.js';
 
 /** The value of the `jsonpatch` identifier (a namespace: only its functions are used). */
 class JsonPatchNamespace {}
@@ -23,6 +23,7 @@ export function mutatingProfile(usesParams: boolean): CelProfile {
     names: ADMISSION_CEL_NAMES,
     extensions: { types: JSONPATCH_TYPES, constants: JSONPATCH_CONSTANTS, functions: JSONPATCH_FUNCTIONS },
     partialRoots: ADMISSION_PARTIAL_ROOTS,
+    costLimits: API_SERVER_COST_LIMITS,
     activation: (input, parameters) => admissionActivation(input, usesParams ? parameters : null),
   };
 }

@@ -136,3 +136,11 @@ export const ADMISSION_PARTIAL_ROOTS = Object.freeze({
 export function admissionActivation(input: Json, params: unknown): Readonly<Record<string, unknown>> {
   return new AdmissionActivation(input, params) as unknown as Readonly<Record<string, unknown>>;
 }
+
+/**
+ * The API server's cost limits for ValidatingAdmissionPolicy and MutatingAdmissionPolicy
+ * (k8s.io/apiserver/pkg/apis/cel/config.go): `PerCallLimit`, the units one expression may spend, and
+ * `RuntimeCELCostBudget`, the units the validations of one binding's evaluation may spend together. Past either,
+ * the expression or the policy fails and its failurePolicy decides (docs/security.md).
+ */
+export const API_SERVER_COST_LIMITS = Object.freeze({ expression: 1_000_000, policy: 10_000_000 });

@@ -87,6 +87,8 @@ export function policyAnswer(decision: Decision, registry: TranslationRegistry):
     act(info, v.message, { index, reason: v.reason ?? info.validations[index]?.reason });
   }
   for (const e of decision.errors) {
+    // The evaluation's budget ran out: the webhook failed, not this policy (its failurePolicy decides; toResponse.ts).
+    if (e.code === 'BUDGET_EXCEEDED') continue;
     const info = registry.binding(e.kind, e.policy);
     if (!info) continue;
     out.handled.add(e);

@@ -1,0 +1,161 @@
+/**
+ * The CEL cost model (docs/security.md, "The cost of CEL"): every operation whose work grows with its
+ * operands charges for that work, before doing it where it allocates, and nothing depends on the depth of
+ * the JavaScript stack. Each test pins a figure of the table by a budget just below and just above it.
+ */
+import { compileCel, compilePolicies, parsePolicyDocuments, type CompileOptions } from '@verdict/core';
+import { describe, expect, it } from 'vitest';
+
+/** The units `expression` spends on `variables` (the smallest budget it runs under, found by bisection). */
+function costOf(expression: string, variables: Record<string, unknown>): number {
+  let lo = 0;
+  let hi = 1;
+  const runs = (budget: number) => {
+    try {
+      compileCel(expression, { budget }).evaluate(variables);
+      return true;
+    } catch (error) {
+      if (/exceeded its cost budget/.test((error as Error).message)) return false;
+      throw error;
+    }
+  };
+  while (!runs(hi)) hi *= 2;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (runs(mid)) hi = mid;
+    else lo = mid;
+  }
+  return hi;
+}
+
+const labels = (n: number) => Object.fromEntries(Array.from({ length: n }, (_, i) => [`l${i}`, `v${i}`]));
+const items = (n: number) => Array.from({ length: n }, (_, i) => ({ name: `c${i}`, image: `img${i}` }));
+function nested(depth: number, leaf: unknown = 1): Record<string, unknown> {
+  let o: Record<string, unknown> = { leaf };
+  for (let i = 0; i < depth; i++) o = { x: o };
+  return o;
+}
+
+describe('the cost of CEL operators', () => {
+  it('answers `in` on a map with a hash lookup: the same cost for 10 and 100,000 keys', () => {
+    const wide = labels(100_000);
+    expect(costOf("'team' in m", { m: labels(10) })).toBe(costOf("'team' in m", { m: wide }));
+    expect(costOf("'team' in m", { m: wide })).toBeLessThan(5);
+    expect(compileCel("'l99999' in m").evaluate({ m: wide })).toBe(true);
+  });
+
+  it('charges `in` on a list one unit per element', () => {
+    const names = items(10_000).map((c) => c.name);
+    expect(costOf("'zz' in l", { l: names })).toBeGreaterThanOrEqual(10_000);
+    expect(costOf("'zz' in l", { l: names })).toBeLessThan(10_100);
+  });
+
+  it('charges equality of lists and maps per element and entry compared, and strings per ten characters', () => {
+    const cost = costOf('a == b', { a: items(10_000), b: items(10_000) });
+    // 10,000 list elements + 20,000 map entries + about 110,000 characters / 10
+    expect(cost).toBeGreaterThanOrEqual(30_000 + 10_000);
+    expect(cost).toBeLessThan(50_000);
+    expect(costOf('s == t', { s: 'a'.repeat(100_000), t: 'a'.repeat(100_000) })).toBeGreaterThanOrEqual(10_000);
+    expect(costOf('s < t', { s: 'a'.repeat(100_000), t: 'a'.repeat(100_000) })).toBeGreaterThanOrEqual(10_000);
+  });
+
+  it('charges + on strings and lists by the size of the result, before building it', () => {
+    const s = 'a'.repeat(1_000_000);
+    expect(costOf('size(s + s) > 0', { s })).toBeGreaterThanOrEqual(200_000);
+    expect(costOf('size(l + l) > 0', { l: items(50_000) })).toBeGreaterThanOrEqual(100_000);
+    // The doubling chain of the issue: 2^k copies of a 1 MB string stop at the budget, not at 512 MB.
+    const doubled = 'cel.bind(v1, s + s, cel.bind(v2, v1 + v1, cel.bind(v3, v2 + v2, cel.bind(v4, v3 + v3, cel.bind(v5, v4 + v4, cel.bind(v6, v5 + v5, cel.bind(v7, v6 + v6, cel.bind(v8, v7 + v7, size(v8 + v8)))))))))';
+    expect(() => compileCel(doubled, { budget: 10_000_000, kubernetesVersion: false }).evaluate({ s })).toThrow(/exceeded its cost budget/);
+  });
+
+  it('charges size(), contains(), startsWith() and conversions by the text they read, and size() of a map by its entries', () => {
+    const s = 'a'.repeat(20_000);
+    for (const expression of ['size(s) > 0', "s.contains('b')", "s.startsWith(s)", 'bytes(s) == bytes(s)', 's.endsWith(s)']) {
+      expect(costOf(expression, { s }), expression).toBeGreaterThanOrEqual(2_000);
+    }
+    expect(costOf('size(m) > 0', { m: labels(20_000) })).toBeGreaterThanOrEqual(2_000);
+  });
+
+  it('charges functions added through cel.functions by the size of their arguments and result, or their declared cost', () => {
+    const echo = { signature: 'echo(string): string', handler: (s: string) => s };
+    const s = 'a'.repeat(100_000);
+    expect(() => compileCel('size(echo(s)) > 0', { functions: [echo], budget: 15_000 }).evaluate({ s })).toThrow(/exceeded its cost budget/);
+    expect(compileCel('size(echo(s)) > 0', { functions: [echo], budget: 50_000 }).evaluate({ s })).toBe(true);
+    const declared = { ...echo, cost: () => 1_000 };
+    expect(compileCel('echo(s) == "" || echo(s) != ""', { functions: [declared], budget: 3_000 }).evaluate({ s: 'x' })).toBe(true);
+    expect(() => compileCel('echo(s) == "" || echo(s) == "z" || echo(s) == "y"', { functions: [declared], budget: 2_500 }).evaluate({ s: 'y' })).toThrow(/exceeded its cost budget/);
+  });
+});
+
+describe('CEL on deeply nested values', () => {
+  it('compares, converts and reads objects nested 10,000 deep with the true answer', () => {
+    const a = nested(10_000);
+    expect(compileCel('a == b').evaluate({ a, b: nested(10_000) })).toBe(true);
+    expect(compileCel('a == b').evaluate({ a, b: nested(10_000, 2) })).toBe(false);
+    expect(compileCel('a != b').evaluate({ a, b: nested(10_000, 2) })).toBe(true);
+    expect(compileCel('a.x != null && has(a.x.x)').evaluate({ a })).toBe(true);
+    expect(compileCel('[a] == [b]').evaluate({ a, b: nested(10_000) })).toBe(true);
+    expect(compileCel('a in [b]').evaluate({ a, b: nested(10_000) })).toBe(true);
+    expect(compileCel('size(a.x) == 1').evaluate({ a })).toBe(true);
+    // The result comes back as JSON, converted without recursion too.
+    let out = compileCel('a').evaluate({ a }) as Record<string, unknown>;
+    for (let i = 0; i < 10_000; i++) out = out['x'] as Record<string, unknown>;
+    expect(out).toEqual({ leaf: 1 });
+  });
+
+  it('never reaches the JavaScript stack, even 100,000 deep', () => {
+    const a = nested(100_000);
+    expect(compileCel('a == b').evaluate({ a, b: nested(100_000) })).toBe(true);
+    expect(compileCel('a.x != null').evaluate({ a })).toBe(true);
+  });
+});
+
+describe('cost limits of one expression and one policy (an adapter profile\'s costLimits)', () => {
+  const documents = (failurePolicy: string) => parsePolicyDocuments(`
+apiVersion: verdict.dev/v1
+kind: PolicyTemplate
+metadata: {name: t}
+spec:
+  kind: T
+  failurePolicy: ${failurePolicy}
+  validate:
+    - {name: cheap, expression: "object.name != ''"}
+    - {name: costly, expression: "object.items.all(a, object.items.all(b, a != ''))"}
+    - {name: last, expression: "object.name == 'x'"}
+---
+apiVersion: verdict.dev/v1
+kind: T
+metadata: {name: c}
+`);
+  const setup = (failurePolicy: string, costLimits: { expression?: number; policy?: number }, costBudget?: number) => {
+    const options: CompileOptions = {
+      cel: { profile: () => ({ names: ['object'], costLimits, activation: (input) => ({ object: input['object'] }) }) },
+      ...(costBudget === undefined ? {} : { costBudget }),
+    };
+    return compilePolicies(documents(failurePolicy), options);
+  };
+  const input = { object: { name: 'y', items: Array.from({ length: 300 }, (_, i) => `i${i}`) } };
+
+  it('fails the expression past its limit ("operation cancelled"), and the policy goes on', () => {
+    const decision = setup('Fail', { expression: 10_000 }).evaluate(input);
+    expect(decision.allowed).toBe(false);
+    expect(decision.errors).toEqual([expect.objectContaining({ code: 'RULE_ERROR', rule: 'costly', message: 'rule "costly" failed: operation cancelled: actual cost limit exceeded' })]);
+    expect(decision.violations.map((v) => v.rule)).toEqual(['last']);
+  });
+
+  it('fails the policy past its budget, skipping the rules not run, and failurePolicy Ignore ignores it', () => {
+    const failed = setup('Fail', { policy: 10_000 }).evaluate(input);
+    expect(failed.allowed).toBe(false);
+    expect(failed.errors).toEqual([expect.objectContaining({ code: 'RULE_ERROR', message: 'validation failed due to running out of cost budget, no further validation rules will be run' })]);
+    expect(failed.trace[0]!.rules.map((r) => r.result)).toEqual(['pass', 'error', 'skipped']);
+    const ignored = setup('Ignore', { policy: 10_000 }).evaluate(input);
+    expect(ignored.allowed).toBe(true);
+    expect(ignored.errors[0]).toMatchObject({ ignored: true });
+  });
+
+  it('stops the whole evaluation when the evaluation budget runs out first', () => {
+    const decision = setup('Ignore', { expression: 1_000_000 }, 5_000).evaluate(input);
+    expect(decision.allowed).toBe(false);
+    expect(decision.errors.map((e) => e.code)).toEqual(['BUDGET_EXCEEDED']);
+  });
+});
