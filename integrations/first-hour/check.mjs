@@ -71,7 +71,10 @@ console.log('first-hour: verdict validate names @verdict/ci when a CI policy mee
 mkdirSync('spinnaker', { recursive: true });
 writeFileSync('spinnaker/package.json', '{"name": "spinnaker-only", "private": true, "type": "module"}\n');
 const tarball = (name) => join(packed, readdirSync(packed).find((f) => f.startsWith(`verdict-${name}-`)));
-run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball('core'), tarball('spinnaker')], 'spinnaker');
+// Core's own @verdict dependencies (e.g. @verdict/cel) are not on npm either: their tarballs come along.
+const coreDependencies = Object.keys(JSON.parse(readFileSync(join(repository, 'packages/core/package.json'), 'utf8')).dependencies ?? {})
+  .filter((name) => name.startsWith('@verdict/')).map((name) => tarball(name.slice('@verdict/'.length)));
+run(npm, ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', ...coreDependencies, tarball('core'), tarball('spinnaker')], 'spinnaker');
 for (const name of ['@redis/client', 'lz4-napi']) assert.ok(!existsSync(join('spinnaker/node_modules', name)), `@verdict/spinnaker installed ${name}`);
 writeFileSync('spinnaker/check.mjs', `
 import assert from 'node:assert/strict';

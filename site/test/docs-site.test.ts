@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectPages, pageTitle, readmeRewrites } from '../.vitepress/pages.js';
 import { pageUrl } from '../.vitepress/sidebar.js';
@@ -84,6 +86,18 @@ describe('the docs site', () => {
     const results = page.locator('.VPLocalSearchBox .results a');
     await results.first().waitFor();
     expect(await results.evaluateAll((links) => links.map((a) => a.getAttribute('href')))).toEqual(expect.arrayContaining([expect.stringContaining('parameter-selection.html')]));
+    await page.close();
+  });
+
+  it("renders the README's sections as sections on the home page, none of them inside a code block", async () => {
+    const { site, browser } = await session.get();
+    const page = await browser.newPage();
+    await page.goto(site.url);
+    await page.locator('main h1').first().waitFor();
+    const sections = [...readFileSync(join(repoRoot, 'README.md'), 'utf8').matchAll(/^## (.+)$/gm)].map((m) => m[1]!.replace(/`/g, ''));
+    expect(sections).toContain('Contributing, security, licence');
+    expect(await page.locator('main h2').evaluateAll((hs) => hs.map((h) => (h.textContent ?? '').replace(/[\u200b#]/g, '').trim()))).toEqual(sections);
+    expect(await page.locator('main pre').evaluateAll((pres) => pres.filter((p) => /^## /m.test(p.textContent ?? '')).length)).toBe(0);
     await page.close();
   });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { publishedPackages, read, ROOT } from './helpers.js';
+import { publishedPackages, read, repositoryFiles, ROOT } from './helpers.js';
 
 const run = promisify(execFile);
 
@@ -63,5 +63,14 @@ describe('scripts/release-metadata.mjs', () => {
     } finally {
       cleanup();
     }
+  });
+});
+
+describe('executables', () => {
+  it('are files in the repository, so that a fresh pnpm install links them before any build (no "Failed to create bin")', () => {
+    const files = new Set(repositoryFiles());
+    const bins = publishedPackages().flatMap(({ dir, manifest }) => Object.values((manifest['bin'] ?? {}) as Record<string, string>).map((bin) => join(dir, bin).split('\\').join('/')));
+    expect(bins).toContain('packages/cli/bin/verdict.js');
+    expect(bins.filter((bin) => !files.has(bin))).toEqual([]);
   });
 });

@@ -28,6 +28,9 @@ export interface ChainLevelOptions {
   dryRun?: boolean;
 }
 
+
+/** `a` or `an`, for a level name (`an instance level`). */
+const article = (word: string) => (/^[aeiou]/.test(word) ? 'an' : 'a');
 /** Options of {@link createJobAdmission}: the controller chain, the runner inventory and evaluation bounds. */
 export interface JobAdmissionOptions {
   /** The controllers in order: project, then groups nearest first, then instance; any subset (none admits everything). */
@@ -104,7 +107,7 @@ function compileChain(chain: unknown, limits: EvaluationLimits | undefined): Com
       throw new JobAdmissionError('INVALID_CHAIN', `chain[${i}].level must be "project", "group" or "instance" (got ${describe(level)})`, { path: `${at}/level` });
     }
     if (previous && (RANK[level] < RANK[previous] || (level !== 'group' && level === previous))) {
-      throw new JobAdmissionError('INVALID_CHAIN', `chain[${i}] is a ${level} level after a ${previous} level; the order is one project, then groups nearest first, then one instance`, { path: `${at}/level` });
+      throw new JobAdmissionError('INVALID_CHAIN', `chain[${i}] is ${article(level)} ${level} level after ${article(previous)} ${previous} level; the order is one project, then groups nearest first, then one instance`, { path: `${at}/level` });
     }
     previous = level;
     const name = entry['name'] ?? level;

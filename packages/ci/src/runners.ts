@@ -119,7 +119,7 @@ function sideText(side: Side): string {
 function resolve(side: Side, inventory: readonly InventoryRunner[] | undefined, source: string): string[] {
   if (!inventory) {
     if (side.tags.length > 0 || side.ids.some(isGlob)) {
-      throw new JobAdmissionError('INVALID_RUNNER_PARAMETERS', `${source} selects runners by ${side.tags.length ? 'tag' : 'id glob'}, which needs a runner inventory: pass "runners" to createJobAdmission`, { path: '/parameters/runners' });
+      throw new JobAdmissionError('INVALID_RUNNER_PARAMETERS', `${source} selects runners by ${side.tags.length ? 'tag' : 'id glob'}, which needs a runner inventory: pass "runners" to createJobAdmission (in a suite, evaluateInput or verdict eval: the ci: {runners} option)`, { path: '/parameters/runners' });
     }
     return side.ids;
   }

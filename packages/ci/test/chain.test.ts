@@ -157,7 +157,7 @@ describe('chain configuration', () => {
   const ok = [because('x', 'y')];
 
   it.each([
-    [[{ level: 'instance', policies: ok }, { level: 'project', policies: ok }], '/chain/1/level', 'a project level after a instance level'],
+    [[{ level: 'instance', policies: ok }, { level: 'project', policies: ok }], '/chain/1/level', 'a project level after an instance level'],
     [[{ level: 'group', policies: ok }, { level: 'project', policies: ok }], '/chain/1/level', 'project level after a group'],
     [[{ level: 'project', policies: ok }, { level: 'project', policies: ok }], '/chain/1/level', 'one project'],
     [[{ level: 'instance', policies: ok }, { level: 'instance', policies: ok }], '/chain/1/level', 'one instance'],

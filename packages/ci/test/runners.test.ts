@@ -122,7 +122,7 @@ describe('runner filtering without an inventory', () => {
   it('rejects jobs a tag-based rule applies to, saying that an inventory is needed', () => {
     const { explain } = admitWith([{ level: 'instance', policies: [runners('by-tag', { acceptTags: ['gpu'] })] }], null);
     const result = explain(job(1));
-    expect(result.response.reason).toBe('policy "by-tag" (instance) selects runners by tag, which needs a runner inventory: pass "runners" to createJobAdmission');
+    expect(result.response.reason).toBe('policy "by-tag" (instance) selects runners by tag, which needs a runner inventory: pass "runners" to createJobAdmission (in a suite, evaluateInput or verdict eval: the ci: {runners} option)');
     expect(result.error).toMatchObject({ code: 'INVALID_RUNNER_PARAMETERS' });
   });
 });

@@ -119,3 +119,45 @@ export function checkParameterReads(schema: unknown, reads: readonly ParameterRe
   }
   return issues;
 }
+
+/** A key of given parameters that the schema does not declare. */
+export interface UnknownParameterKey {
+  /** JSON pointer of the key inside the parameters. */
+  path: string;
+  message: string;
+}
+
+const escapePointer = (key: string) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Checks the keys of parameters (a default or an override entry) against the
+ * schema, with the rule reads follow: a name the schema does not declare is
+ * a problem with a did-you-mean, unless the schema allows undeclared names
+ * there. Linear in the size of `value`, with an explicit stack (no recursion).
+ */
+export function checkParameterKeys(schema: unknown, value: unknown): UnknownParameterKey[] {
+  if (!isPlainObject(schema)) return [];
+  const issues: UnknownParameterKey[] = [];
+  const stack: Array<{ value: unknown; nodes: unknown[]; path: string; dotted: string }> = [{ value, nodes: [schema], path: '', dotted: '' }];
+  while (stack.length > 0) {
+    const { value: here, nodes, path, dotted } = stack.pop()!;
+    const keys = isPlainObject(here) ? Object.keys(here) : Array.isArray(here) ? here.map((_, i) => String(i)) : [];
+    for (const key of keys) {
+      const next = step(schema, nodes, key);
+      if (next.open) continue;
+      const name = dotted ? `${dotted}.${key}` : key;
+      if (next.children.length === 0) {
+        const under = dotted ? ` under parameters.${dotted}` : '';
+        const declared = next.known.length ? ` (declared: ${next.known.join(', ')})` : '';
+        issues.push({
+          path: `${path}/${escapePointer(key)}`,
+          message: `sets parameters.${name}, but parametersSchema declares no "${key}"${under}${suggestion(key, next.known)}${declared}; ` +
+            'declare it in parametersSchema, or set additionalProperties: true there to allow names it does not list',
+        });
+        continue;
+      }
+      stack.push({ value: (here as Record<string, unknown>)[key], nodes: next.children, path: `${path}/${escapePointer(key)}`, dotted: name });
+    }
+  }
+  return issues.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}

@@ -63,6 +63,8 @@ export interface TemplateUnit {
   kind: string;
   name: string;
   validator?: ParametersValidator;
+  /** The `parametersSchema` the validator was compiled from (its declared names check parameter keys). */
+  parametersSchema?: unknown;
   validate: CompiledValidate[];
   mutate: CompiledMutate[];
   patternSites: PatternSite[];
@@ -109,6 +111,7 @@ export function compileTemplateUnit(spec: JsonObject, id: UnitSource, report: Re
   if (spec['parametersSchema'] !== undefined) {
     try {
       unit.validator = compileParametersSchema(spec['parametersSchema'] as object);
+      unit.parametersSchema = spec['parametersSchema'];
     } catch (error) {
       problem('/spec/parametersSchema', 'INVALID_PARAMETERS', `invalid JSON Schema: ${(error as Error).message}`);
     }

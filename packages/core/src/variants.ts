@@ -8,6 +8,7 @@ import { globMatcher } from './patterns/glob.js';
 import { UNMETERED } from './budget.js';
 import { compileRegex } from './patterns/regex.js';
 import { pathExists } from './logic/scope.js';
+import { checkParameterKeys } from './parameter-reads.js';
 import { mergeParameters, type MergeRules } from './merge.js';
 import type { Report } from './languages/report.js';
 import type { TemplateUnit } from './template-unit.js';
@@ -31,6 +32,11 @@ export function buildVariant(
   report: Report,
 ): Variant | undefined {
   const { base, override, merge } = at;
+  // A key the schema does not declare is a typo until the schema says otherwise: the entry's own keys,
+  // or the defaults' when building them (reported whether or not the defaults are used alone).
+  const unknown = checkParameterKeys(unit.parametersSchema, override ?? base);
+  for (const issue of unknown) report(`${override === undefined ? '/spec/parameters' : `${at.where}/parameters`}${issue.path}`, 'UNKNOWN_PARAMETER', `${at.label}: ${issue.message}`);
+  if (unknown.length > 0) return undefined;
   let merged: JsonObject;
   try {
     merged = override === undefined ? deepClone(base) : deepClone(mergeParameters(base, override, merge));

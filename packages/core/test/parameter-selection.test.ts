@@ -266,7 +266,7 @@ metadata: {name: m}
 spec:
   parameterSelection:
     - match: {labels: "team=a"}
-      parameters: {other: 1}
+      parameters: {}
 `);
     expect(problems.map((p) => [p.path, p.message])).toEqual([
       ['/spec/parameters', 'spec.parameters (used when no parameterSelection entry matches): parameters missing required field "limit"'],

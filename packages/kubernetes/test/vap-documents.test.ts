@@ -197,3 +197,21 @@ spec:
     expect(problemsOf([VALID, VALID]).find((p) => p.code === 'DUPLICATE')).toMatchObject({ document: 1, path: '/metadata/name' });
   });
 });
+
+describe('an admission kind under a wrong apiVersion', () => {
+  it('is one problem naming the apiVersions of the kind, and its binding adds none', () => {
+    const wrong = { ...VALID, apiVersion: 'admission.k8s.io/v1' };
+    const problems = problemsOf([wrong, binding('a.example.com', 'replicas.example.com')]);
+    expect(problems.map((p) => [p.code, p.path, p.document])).toEqual([['UNKNOWN_KIND', '/apiVersion', 0]]);
+    expect(problems[0]!.message).toBe('ValidatingAdmissionPolicy is a Kubernetes kind of admissionregistration.k8s.io/v1, admissionregistration.k8s.io/v1beta1, '
+      + 'admissionregistration.k8s.io/v1alpha1, but this document has apiVersion "admission.k8s.io/v1"; set apiVersion: admissionregistration.k8s.io/v1');
+  });
+
+  it('is named for a binding and a MutatingAdmissionPolicy too', () => {
+    const problems = problemsOf([VALID, { ...binding('a.example.com', 'replicas.example.com'), apiVersion: 'admissionregistration.k8s.io/v2' }]);
+    expect(problems.map((p) => [p.code, p.path])).toEqual([['UNKNOWN_KIND', '/apiVersion']]);
+    expect(problems[0]!.message).toMatch(/^ValidatingAdmissionPolicyBinding is a Kubernetes kind of admissionregistration\.k8s\.io\/v1, .*"admissionregistration\.k8s\.io\/v2"/);
+    const map = { apiVersion: 'admission.k8s.io/v1beta1', kind: 'MutatingAdmissionPolicy', metadata: { name: 'm' }, spec: {} };
+    expect(problemsOf([map]).map((p) => [p.code, p.path])).toEqual([['UNKNOWN_KIND', '/apiVersion']]);
+  });
+});

@@ -113,6 +113,8 @@ export function createAsyncPermissionEvaluator(config: AsyncPermissionEvaluatorC
     if (username === null || username === undefined || username === '') return { view: undefined, missing: 'no user name was given' };
     const cached = core.cached(username);
     if (cached) return { view: cached, missing: '' };
+    const absent = core.knownAbsent(username);
+    if (absent) return absent;
     let pending = inflight.get(username);
     if (!pending) {
       pending = fetchView(username).then((view) => core.stored(username, view), (error: unknown) => core.failed(username, error)).finally(() => inflight.delete(username));
@@ -145,6 +147,9 @@ export function createAsyncPermissionEvaluator(config: AsyncPermissionEvaluatorC
     isAdmin: async (username) => !core.enabled || (await lookup(username)).view?.admin === true,
     getUserPermission: (userId) => fetchView(userId),
     getPermission: async (username) => (await lookup(username)).view,
-    invalidatePermission: (username) => core.cache?.delete(username),
+    invalidatePermission: (username) => {
+      core.cache?.delete(username);
+      core.absent?.delete(username);
+    },
   };
 }

@@ -37,6 +37,11 @@ export class ClientCore {
   readonly fiat: ResolvedFiatConfig;
   readonly sources: readonly ResourcePermissionSource[];
   readonly cache: ViewCache<UserPermissionView> | undefined;
+  /**
+   * Users the source did not know, with the views' bound and expiry: without it every check of an
+   * unknown user (anyone can send one) is a round trip to the source. Fiat's clients do not cache a 404.
+   */
+  readonly absent: ViewCache<true> | undefined;
   private readonly accounts: (username: string) => readonly string[];
 
   constructor(config: ClientConfig) {
@@ -49,6 +54,7 @@ export class ClientCore {
     this.accounts = typeof accounts === 'function' ? accounts : () => accounts ?? [];
     const cache = config.cache;
     this.cache = cache === false ? undefined : new ViewCache(cache?.maxEntries ?? 1000, (cache?.expiresAfterWriteSeconds ?? 20) * 1000, config.now ?? Date.now);
+    this.absent = cache === false ? undefined : new ViewCache(cache?.maxEntries ?? 1000, (cache?.expiresAfterWriteSeconds ?? 20) * 1000, config.now ?? Date.now);
   }
 
   /** A cached view; a cached legacy fallback without accounts is rebuilt, as Fiat does. */
@@ -69,13 +75,19 @@ export class ClientCore {
       this.cache?.set(username, view);
       return { view, missing: '' };
     }
-    const why = error instanceof SpinnakerError && error.code === 'USER_NOT_FOUND'
-      ? `user ${username} is not known to Fiat`
-      : `permissions of user ${username} could not be read: ${messageOf(error)}`;
+    const unknown = error instanceof SpinnakerError && error.code === 'USER_NOT_FOUND';
+    if (unknown) this.absent?.set(username, true);
+    const why = unknown ? `user ${username} is not known to Fiat` : `permissions of user ${username} could not be read: ${messageOf(error)}`;
     return { view: undefined, missing: `${why}; services.fiat.legacyFallback is false` };
   }
 
+  /** The answer for a user the source did not know when last asked (within the cache's expiry), or undefined. */
+  knownAbsent(username: string): Lookup | undefined {
+    return this.absent?.get(username) ? { view: undefined, missing: `user ${username} is not known to Fiat; services.fiat.legacyFallback is false` } : undefined;
+  }
+
   stored(username: string, view: UserPermissionView): Lookup {
+    this.absent?.delete(username);
     this.cache?.set(username, view);
     return { view, missing: '' };
   }

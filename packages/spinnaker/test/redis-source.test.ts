@@ -40,6 +40,38 @@ describe('a source made from a URL', () => {
     }
   });
 
+  it("caches an unknown user's absence like a view: 100 checks make one read, and the user's first write is seen after expiry or invalidation", async () => {
+    const p = prefix();
+    const source = createRedisPermissionSource({ url: `redis://127.0.0.1:${server().port}`, prefix: p });
+    let now = 0;
+    const fiat = createAsyncPermissionEvaluator({ source, now: () => now });
+    const sismember = async () => Number(/cmdstat_sismember:calls=(\d+)/.exec(String(await server().command('INFO', 'commandstats')))?.[1] ?? 0);
+    try {
+      const before = await sismember();
+      for (let i = 0; i < 100; i++) {
+        const denied = await fiat.hasPermission('mallory', 'prod', 'account', 'READ');
+        expect(denied).toEqual({ allowed: false, reason: expect.stringContaining('user mallory is not known to Fiat') as unknown });
+      }
+      expect(await sismember() - before).toBe(1);
+      // The user is written: seen once the absence expires (20 s, the views' expiry), or at once after invalidatePermission.
+      const { client, close } = await CLIENTS[0]!.make(server().port);
+      await writeUserPermission(client, admin('mallory'), { prefix: p });
+      await close();
+      expect((await fiat.hasPermission('mallory', 'prod', 'account', 'READ')).allowed).toBe(false);
+      now += 20_001;
+      expect((await fiat.hasPermission('mallory', 'prod', 'account', 'READ')).allowed).toBe(true);
+      const other = createAsyncPermissionEvaluator({ source });
+      expect((await other.hasPermission('eve', 'prod', 'account', 'READ')).allowed).toBe(false);
+      const second = await CLIENTS[0]!.make(server().port);
+      await writeUserPermission(second.client, admin('eve'), { prefix: p });
+      await second.close();
+      other.invalidatePermission('eve');
+      expect((await other.hasPermission('eve', 'prod', 'account', 'READ')).allowed).toBe(true);
+    } finally {
+      await source.close();
+    }
+  });
+
   it('leaves a given client open on close', async () => {
     const { client, close } = await CLIENTS[2]!.make(server().port);
     try {

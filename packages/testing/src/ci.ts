@@ -3,4 +3,4 @@
  * dependency of `@verdict/testing`; install it to use this entry).
  * @packageDocumentation
  */
-export { ciJobFor } from './adapters/ci.js';
+export { ciJobFor, type CiJob } from './adapters/ci.js';

@@ -10,6 +10,7 @@ export { findPolicyFiles, readPolicyFiles, readInputFile, parseInput, displayPat
 export { inline } from './text.js';
 export { escapeXml } from './junit.js';
 export { isMissing } from './adapters/registry.js';
+export { unboundAdmissionPolicies, type UnboundPolicy } from './suite/unbound.js';
 export { loadSuiteFile, parseSuites } from './suite/parse.js';
 export { runSuite, checkExpectations } from './suite/run.js';
 export type { AdapterName, KubernetesSuiteOptions, Suite, SuiteCase, SuiteExpect, SuiteResult } from './suite/types.js';

@@ -28,6 +28,9 @@ describe('fixtures', () => {
   it('builds a CI job and a Fiat query in their wire formats', () => {
     const job = ciJobFor({ CI_PROJECT_PATH: 'acme/web', GITLAB_USER_ID: 7 }, ['docker'], { id: 42 });
     expect(job).toEqual({ id: 42, variables: { CI_PROJECT_PATH: 'acme/web', GITLAB_USER_ID: 7 }, tags: ['docker'] });
+    // The variables are typed as given: a test reads one without a cast (a type error if it were a union with a list).
+    const path: string = job.variables.CI_PROJECT_PATH;
+    expect(path).toBe('acme/web');
     expect(ciJobFor({}).id).not.toBe(ciJobFor({}).id);
     expect(fiatQueryFor('ann', 'read', 'applications', 'shop')).toEqual({ user: 'ann', authorization: 'READ', resourceType: 'application', resourceName: 'shop' });
     expect(() => fiatQueryFor('ann', 'read', 'applications', '')).toThrowError('query.resourceName must be a non-empty string (got "")');

@@ -105,6 +105,10 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
         if (progress) io.stderr.write(`\r${s.dim(`${done}/${total} cases`)}`);
       },
       onSuiteEnd: (suite: SuiteResult) => {
+        for (const warning of suite.warnings ?? []) {
+          heading();
+          out(`  ${s.warn('⚠')} ${s.warn(warning)}`);
+        }
         if (suite.status === 'error') {
           heading();
           out(`  ${s.bad('!')} ${s.bad('the suite could not run')}:\n${indent((suite.error ?? []).join('\n'), '      ')}`);

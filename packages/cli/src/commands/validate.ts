@@ -1,11 +1,11 @@
 /** `verdict validate <paths...>`: load and schema-check policy files, every override included, then lint them. */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { formatProblem, parsePolicyDocuments, PolicyLoadError, type LintFinding, type PolicyDocument, type Problem } from '@verdict/core';
+import { formatProblem, parsePolicyDocuments, PolicyLoadError, type PolicyDocument, type Problem } from '@verdict/core';
 import type { AdapterName } from '@verdict/testing';
 import { displayPath, findPolicyFiles } from '@verdict/testing/internal';
 import { detectPolicyAdapter, loadPoliciesFor } from '../policy/detect.js';
-import { lintPolicies } from '../policy/lint.js';
+import { lintPolicies, type Finding } from '../policy/lint.js';
 import { choice, parse, str } from '../args.js';
 import { CliError, EXIT, styleFor, type Io } from '../io.js';
 import type { Command } from './command.js';
@@ -111,7 +111,7 @@ function withoutKindsOfBrokenFiles(problems: readonly Problem[], files: readonly
   });
 }
 
-function findingLine(f: LintFinding): string {
+function findingLine(f: Finding): string {
   const problem = { ...f, code: f.code as unknown as Problem['code'], name: `${f.kind}/${f.policy}` } as Problem;
   return `${formatProblem(problem)} [${f.code}]`;
 }
@@ -130,7 +130,7 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   if (paths.length === 0) throw new CliError('verdict validate needs paths: verdict validate <files or directories>; see verdict validate --help');
   const s = styleFor(io);
   let problems: Problem[] = [];
-  let findings: LintFinding[] = [];
+  let findings: Finding[] = [];
   let adapter: AdapterName = choice<AdapterName>('validate', 'as', str(parsed, 'as'), ADAPTERS) ?? 'core';
   let loaded: { policies: number; documents: number } | undefined;
   const read = readEachFile(paths, io.cwd);

@@ -94,6 +94,8 @@ export function detectPolicyAdapter(documents: readonly PolicyDocument[]): Adapt
   for (const doc of documents) {
     if (typeof doc['apiVersion'] === 'string' && /^(constraints|templates)\.gatekeeper\.sh\/|^admissionregistration\.k8s\.io\/|^(policies\.)?kyverno\.io\//.test(doc['apiVersion'])) add('kubernetes', 10);
     if (doc['kind'] === PERMISSIONS_KIND) add('spinnaker', 10);
+    // A Kubernetes admission kind under a wrong apiVersion is still one: the adapter names the right versions.
+    else if (typeof doc['kind'] === 'string' && /^(Validating|Mutating)AdmissionPolicy(Binding)?$/.test(doc['kind'])) add('kubernetes', 10);
     const spec = isObject(doc['spec']) ? doc['spec'] : {};
     const keys: string[] = [];
     matchKeys(spec['match'], keys);

@@ -10,6 +10,7 @@
  * Findings are mapped back to the original paths and lines.
  */
 import { compilePolicies, sourceLocation, type LintFinding, type PolicyDocument } from '@verdict/core';
+import { unboundAdmissionPolicies } from '@verdict/testing/internal';
 import { adapterPackage, loadPoliciesFor, PERMISSIONS_KIND } from './detect.js';
 import type { AdapterName } from '@verdict/testing';
 
@@ -68,15 +69,20 @@ function restore(path: string, renames: Renames): string {
   return path;
 }
 
+/** A lint finding: core's, or `UNBOUND_POLICY` (an admission policy no binding names: it admits everything). */
+export type Finding = Omit<LintFinding, 'code'> & { code: LintFinding['code'] | 'UNBOUND_POLICY' };
+
 /**
  * Lints documents as `adapter` compiles them (they must load: call
  * `loadPoliciesFor` first for the load problems). For an adapter, the core
  * translation's findings are added to the adapter set's own, without
  * duplicates, with the original paths and source lines.
  */
-export function lintPolicies(adapter: AdapterName, documents: readonly PolicyDocument[]): LintFinding[] {
-  const own = loadPoliciesFor(adapter, documents).lint();
+export function lintPolicies(adapter: AdapterName, documents: readonly PolicyDocument[]): Finding[] {
+  const own: Finding[] = loadPoliciesFor(adapter, documents).lint();
   if (adapter === 'core') return own;
+  // A ValidatingAdmissionPolicy or MutatingAdmissionPolicy no binding names loads, and does nothing.
+  if (adapter === 'kubernetes') own.push(...unboundAdmissionPolicies(documents).map((u) => ({ ...u, code: 'UNBOUND_POLICY' as const })));
   const renames = documents.map(() => new Map<string, string>() as Renames);
   const docs = documents.map((d, i) => translate(d, renames[i]!));
   const definesPermissions = documents.some((d) => d['kind'] === 'PolicyTemplate' && isObject(d['spec']) && d['spec']['kind'] === PERMISSIONS_KIND);

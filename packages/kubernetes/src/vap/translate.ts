@@ -45,6 +45,18 @@ export function isAdmissionKind(doc: unknown, kind: string): doc is Doc {
   return group === ADMISSION_REGISTRATION && ADMISSION_REGISTRATION_VERSIONS.includes(version ?? '');
 }
 
+/**
+ * Why a document of an admissionregistration.k8s.io kind under another apiVersion (`admission.k8s.io/v1`,
+ * `admissionregistration.k8s.io/v2`) is not one, or undefined: one problem naming the kind's apiVersions,
+ * instead of the problems of reading it as a verdict document.
+ */
+function wrongAdmissionVersion(doc: unknown): string | undefined {
+  if (!isObject(doc) || typeof doc['kind'] !== 'string' || !ADMISSION_KINDS.includes(doc['kind'])) return undefined;
+  if (isAdmissionKind(doc, doc['kind'])) return undefined;
+  const versions = ADMISSION_REGISTRATION_VERSIONS.map((v) => `${ADMISSION_REGISTRATION}/${v}`).join(', ');
+  return `${doc['kind']} is a Kubernetes kind of ${versions}, but this document has apiVersion ${JSON.stringify(doc['apiVersion'] ?? null)}; set apiVersion: ${ADMISSION_REGISTRATION}/v1`;
+}
+
 /** `paramKind` keys of every ValidatingAdmissionPolicy in the list (read leniently; checked when translated). */
 function paramKinds(documents: readonly unknown[]): Set<string> {
   const out = new Set<string>();
@@ -187,6 +199,7 @@ export function kubernetesTranslator(dialect: MatchDialect, mode: EvaluationMode
       const kinds = paramKinds(documents);
       return documents.flatMap((doc, i) => {
         if (ADMISSION_KINDS.some((kind) => isAdmissionKind(doc, kind))) return [i];
+        if (wrongAdmissionVersion(doc)) return [i];
         if (isConstraintTemplate(doc) && celCodeIndex(doc) >= 0) return [i];
         if (kyvernoKindOf(doc) || mutatingKindOf(doc) || kyvernoUnsupported(doc)) return [i];
         return isObject(doc) && ParamDocuments.isParam(doc, kinds) ? [i] : [];
@@ -231,6 +244,14 @@ function translate(claimed: readonly number[], ctx: TranslationContext, { out, d
   for (const i of claimed) {
     const doc = ctx.documents[i] as Doc;
     const report = (path: string, message: string) => ctx.problem(i, path, message);
+    const version = wrongAdmissionVersion(doc);
+    if (version) {
+      ctx.problem(i, '/apiVersion', version, 'UNKNOWN_KIND');
+      // Its bindings add no problem of their own: this one says why the policy is not there.
+      const name = isObject(doc['metadata']) ? doc['metadata']['name'] : undefined;
+      if (typeof name === 'string') unloaded.add(name);
+      continue;
+    }
     if (isAdmissionKind(doc, 'ValidatingAdmissionPolicy')) {
       const policy = readAdmissionPolicy(doc, i, report);
       if (!policy) {

@@ -85,6 +85,9 @@ let nextJobId = 1;
  * `{id, variables, tags}`. Variable values are kept as given (GitLab sends
  * strings and numbers); `id` defaults to a counter starting at 1.
  */
-export function ciJobFor(variables: Record<string, string | number | boolean>, tags: readonly string[] = [], options: { id?: number | string } = {}): JobPayload {
-  return { id: options.id ?? nextJobId++, variables: { ...variables }, tags: [...tags] } as JobPayload;
+export function ciJobFor<V extends Record<string, string | number | boolean>>(variables: V, tags: readonly string[] = [], options: { id?: number | string } = {}): CiJob<V> {
+  return { id: options.id ?? nextJobId++, variables: { ...variables }, tags: [...tags] } as CiJob<V>;
 }
+
+/** A job made by {@link ciJobFor}: a `JobPayload` whose `variables` a test reads without a cast (`job.variables.MEMORY`). */
+export type CiJob<V extends Record<string, string | number | boolean> = Record<string, string | number | boolean>> = JobPayload & { variables: V; tags: string[] };

@@ -9,6 +9,7 @@ import { checkAdmission, checkAllowed, checkAssertion, checkDenialCount, checkMe
 import { checkParameters, checkPatch, checkRunners, checkTags } from '../checks-data.js';
 import { formatSuiteProblem, SuiteError } from '../errors.js';
 import { detectAdapter, EvaluatorCache, type InputOptions } from '../evaluate.js';
+import { unboundAdmissionPolicies } from './unbound.js';
 import { findSuites, isGatorSuiteFile, isKyvernoTestFile, readInputFile, readPolicyFiles } from '../files.js';
 import { loadGatorSuite, type GatorSuite } from '../gator/parse.js';
 import { countGatorCases, runGatorSuite } from '../gator/run.js';
@@ -132,6 +133,8 @@ export async function runSuite(suite: Suite, options: RunSuitesOptions = {}): Pr
     result.error = errorLines(error);
     return finish();
   }
+  const unbound = unboundAdmissionPolicies(documents).map((u) => `${u.source ? `${u.source}:${u.line}:${u.column}: ` : ''}${u.message}`);
+  if (unbound.length > 0) result.warnings = unbound;
   const evaluators = new EvaluatorCache(documents, { ...pick(suite), baseDir: suite.dir });
   for (const c of cases) {
     let caseResult: CaseResult;

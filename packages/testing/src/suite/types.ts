@@ -103,6 +103,8 @@ export interface SuiteResult {
   cases: CaseResult[];
   /** Why the suite could not run at all (malformed file, policies failed to load); one line per problem. */
   error?: string[];
+  /** What loads but is likely a mistake: a ValidatingAdmissionPolicy or MutatingAdmissionPolicy no binding names (it admits everything); one line each. */
+  warnings?: string[];
   durationMs: number;
 }
 
