@@ -9,6 +9,11 @@ export function defineLibConfig(options: {
   entry: Record<string, string>;
   /** `neutral` for code that must run in browsers, workers and edge runtimes. */
   platform?: 'node' | 'neutral';
+  /**
+   * Rewrite `import.meta.url` in the CommonJS build (tsup's shim reads `__filename`): for a package whose ESM
+   * source needs its own location. A CommonJS file that keeps `import.meta` does not even parse.
+   */
+  importMetaShim?: boolean;
 }) {
   const neutral = options.platform === 'neutral';
   const config: Options = {
@@ -23,6 +28,7 @@ export function defineLibConfig(options: {
     platform: neutral ? 'neutral' : 'node',
     target: neutral ? 'es2022' : 'node20',
     tsconfig: 'tsconfig.build.json',
+    shims: options.importMetaShim === true,
   };
   return defineConfig(config);
 }

