@@ -5,9 +5,9 @@
  * missing parent of an `add` path is created (and emitted as its own `add`),
  * so the emitted patch applies cleanly to the original object.
  */
-import jsonpatch from 'fast-json-patch';
 import { UNMETERED, type CostMeter } from './budget.js';
 import { applyPatchOperation, PatchFault } from './patch-apply.js';
+import { diffJson } from './patch-diff.js';
 import { compileTemplate, TemplateSyntaxError, type CompiledTemplate, type PathResolver } from './template.js';
 import { deepFreeze, describeType, escapePointerSegment, FORBIDDEN_KEYS, isPlainObject, parsePointer, toPointer } from './util/object.js';
 
@@ -132,7 +132,7 @@ function resolvePath(piece: PathPiece, resolve: PathResolver): string[] {
  * `add`, `remove` and `replace` only, lists compared index by index. Neither value is modified.
  */
 export function diffPatch(before: unknown, after: unknown): PatchOperation[] {
-  return jsonpatch.compare(before as object, after as object) as PatchOperation[];
+  return diffJson(before, after);
 }
 
 /** The segments of a pointer, refusing those that could reach an object prototype. */

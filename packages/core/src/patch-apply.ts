@@ -151,8 +151,13 @@ export function applyPatchOperation(root: unknown, op: { op: PatchOp; value?: un
       return add(root, path, deepClone(value, (n) => meter.spend(n)));
     }
     case 'test': {
-      const value = read(root, path, 'TEST_OPERATION_FAILED');
-      if (!deepEqual(value, op.value)) throw new PatchFault('TEST_OPERATION_FAILED');
+      // A missing parent is an error; a missing member is a value the test does not expect (as fast-json-patch).
+      const parent = path.length === 0 ? undefined : parentOf(root, path);
+      if (path.length > 0 && parent === undefined) throw new PatchFault('OPERATION_PATH_UNRESOLVABLE');
+      const key = path[path.length - 1]!;
+      if (Array.isArray(parent) && key !== '-' && !isIndex(key)) throw new PatchFault('OPERATION_PATH_ILLEGAL_ARRAY_INDEX');
+      const value = parent === undefined ? root : childOf(parent, key);
+      if (value === undefined || !deepEqual(value, op.value)) throw new PatchFault('TEST_OPERATION_FAILED');
       return root;
     }
     default:

@@ -5,7 +5,7 @@
  * any depth.
  */
 import { describe, expect, it } from 'vitest';
-import { compilePolicies, mergeParameters, PolicyLoadError } from '@verdict/core';
+import { compilePolicies, diffPatch, mergeParameters, PolicyLoadError } from '@verdict/core';
 import { load } from './helpers.js';
 
 function computed(name: string, expression: string) {
@@ -79,6 +79,14 @@ describe('patch values nested deeper than the JavaScript stack', () => {
     const skipped = test(2);
     expect(skipped.errors).toEqual([]);
     expect(skipped.patch).toEqual([]);
+  });
+});
+
+describe('diffPatch', () => {
+  it('compares and copies values nested deeper than the JavaScript stack', () => {
+    const ops = diffPatch({ spec: { deep: nested(DEPTH, 1) } }, { spec: { deep: nested(DEPTH, 2), copy: nested(DEPTH) } });
+    expect(ops.map((o) => [o.op, o.path.length])).toEqual([['replace', `/spec/deep${'/x'.repeat(DEPTH)}/leaf`.length], ['add', '/spec/copy'.length]]);
+    expect(depthOf(ops[1]!.value)).toBe(DEPTH);
   });
 });
 

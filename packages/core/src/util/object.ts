@@ -1,11 +1,12 @@
 /** Small, allocation-conscious helpers over plain JSON-like values. */
+import { FORBIDDEN_KEYS } from '@verdict/cel/internal';
 
 export type JsonObject = Record<string, unknown>;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/** Keys refused in documents, parameters and patches: they could reach object prototypes. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+/** Keys refused in documents, parameters and patches, because they could reach object prototypes (one list, in @verdict/cel). */
+export { FORBIDDEN_KEYS, isForbiddenKey } from '@verdict/cel/internal';
 
 export function isPlainObject(value: unknown): value is JsonObject {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
