@@ -158,6 +158,7 @@ export function parsePointer(pointer: string): string[] {
     .slice(1)
     .split('/')
     .map((segment) => {
+      if (!segment.includes('~')) return segment;
       if (/~[^01]|~$/.test(segment)) throw new Error(`invalid escape in JSON pointer segment "${segment}" (use ~0 for ~ and ~1 for /)`);
       return segment.replace(/~1/g, '/').replace(/~0/g, '~');
     });

@@ -34,7 +34,11 @@ function atomics(configuration: unknown, schema: SchemaNode, out: string[]): voi
     const children: Array<[unknown, SchemaNode, string]> = [];
     if (isObject(value)) {
       if (node.atomic) out.push(path);
-      for (const [key, child] of Object.entries(value)) children.push([child, fieldOf(node, key), `${path}.${key}`]);
+      // Scalars are never atomic parts: only objects and lists are walked.
+      for (const key of Object.keys(value)) {
+        const child = value[key];
+        if (typeof child === 'object' && child !== null) children.push([child, fieldOf(node, key), `${path}.${key}`]);
+      }
     } else if (Array.isArray(value)) {
       if (node.list === undefined || node.atomic) out.push(path);
       else value.forEach((item, i) => children.push([item, node.items ?? {}, `${path}[${i}]`]));
@@ -125,8 +129,14 @@ function mergeValue(lhs: unknown, rhs: unknown, node: SchemaNode, path: string):
   const root = mergeStep(lhs, rhs, { node, path }, pending);
   while (pending.length > 0) {
     const { out, rhs: right, node: at, path: where } = pending.pop()!;
-    for (const [key, value] of Object.entries(right)) {
+    for (const key of Object.keys(right)) {
       if (isForbiddenKey(key)) throw new Error(`${where}.${key}: key "${key}" is not allowed`);
+      const value = right[key];
+      // A scalar replaces whatever was there (mergeStep's answer for it), without a path or schema lookup.
+      if (typeof value !== 'object' || value === null) {
+        out[key] = value;
+        continue;
+      }
       out[key] = mergeStep(out[key], value, { node: fieldOf(at, key), path: `${where}.${key}` }, pending);
     }
   }
