@@ -7,7 +7,7 @@
  * (`hasUndefined` on every added value, `_areEquals` for `test`), deep-copies through
  * `JSON.parse(JSON.stringify(…))` (`copy`, the value a `move` overwrites, and the whole document to
  * validate each `move`/`copy`) without any cost, and builds its error messages from the whole document
- * pretty-printed. Here a `copy` is one metered copy (one unit per container and per element or entry, so
+ * pretty-printed. Here a `copy` is one metered copy (one unit per container and two per element or entry, so
  * repeated self-copies stop at the budget), nothing recurses, and errors carry only their name.
  */
 import type { CostMeter } from './budget.js';
@@ -111,8 +111,8 @@ function remove(root: unknown, segments: readonly string[]): unknown {
 
 /**
  * Applies `op` at `at.path` (segments from the root; `at.from` for move and copy) and returns the new root (the
- * same object unless the operation replaced the root). Spends one unit per container and per element or
- * entry a `copy` copies. Throws {@link PatchFault}; a failed `test` is `TEST_OPERATION_FAILED`.
+ * same object unless the operation replaced the root). Spends one unit per container and two per element
+ * or entry a `copy` copies. Throws {@link PatchFault}; a failed `test` is `TEST_OPERATION_FAILED`.
  */
 export function applyPatchOperation(root: unknown, op: { op: PatchOp; value?: unknown }, at: { path: readonly string[]; from: readonly string[] | undefined }, meter: CostMeter): unknown {
   const { path, from } = at;
@@ -148,7 +148,9 @@ export function applyPatchOperation(root: unknown, op: { op: PatchOp; value?: un
     }
     case 'copy': {
       const value = read(root, from ?? [], 'OPERATION_FROM_UNRESOLVABLE');
-      return add(root, path, deepClone(value, (n) => meter.spend(n)));
+      // Two units per element or entry copied (and one per container): a copied member is a new slot and,
+      // for a container, a new object, so the units stay in step with the memory the cost model bounds.
+      return add(root, path, deepClone(value, (n) => meter.spend(2 * n - 1)));
     }
     case 'test': {
       // A missing parent is an error; a missing member is a value the test does not expect (as fast-json-patch).
