@@ -3,8 +3,8 @@
 // 2. the webhook served with http.createServer, type-checked under strict with every maintained
 //    @types/node major and with the newest TypeScript, then run; the matchers typed by tsconfig "types" and registered by
 //    vitest's setupFiles alone;
-// 3. `verdict test` on a suite, `verdict validate` on a policy for an adapter not installed, and
-//    `verdict validate .` in a project folder;
+// 3. `verdict test` on a suite, `verdict validate` on a policy for an adapter not installed, on the
+//    mistakes of the trials (mistakes/) and on a project folder (`verdict validate .`);
 // 4. @verdict/spinnaker alone installs no Redis client and no native LZ4, and says what to add.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -73,6 +73,24 @@ const validate = spawnSync(npx, ['--no-install', 'verdict', 'validate', 'suites/
 assert.equal(validate.status, 2, `verdict validate on a CI policy without @verdict/ci: ${validate.stdout}${validate.stderr}`);
 assert.match(validate.stderr, /@verdict\/ci, which is not installed: .*npm install --save-dev @verdict\/ci/);
 console.log('first-hour: verdict validate names @verdict/ci when a CI policy meets an install without it');
+// The mistakes the trials made, each named by the packed CLI: a misspelt override parameter, a policy no binding names,
+// a wrong apiVersion.
+const validateFile = (file) => spawnSync(npx, ['--no-install', 'verdict', 'validate', file], { encoding: 'utf8' });
+const typo = validateFile('mistakes/override-typo.yaml');
+assert.equal(typo.status, 1, `a misspelt override parameter loads: ${typo.stdout}${typo.stderr}`);
+assert.match(typo.stdout, /override-typo\.yaml:23:33 .* at \/spec\/parameterSelection\/0\/parameters\/anyRegsitry: .*did you mean "anyRegistry"\?/);
+const unbound = validateFile('mistakes/unbound-policy.yaml');
+assert.equal(unbound.status, 1, `an unbound ValidatingAdmissionPolicy validates: ${unbound.stdout}${unbound.stderr}`);
+assert.match(unbound.stdout, /ValidatingAdmissionPolicy "replica-limit" is named by no ValidatingAdmissionPolicyBinding .*\[UNBOUND_POLICY\]/);
+const unboundTest = spawnSync(npx, ['--no-install', 'verdict', 'test', 'mistakes'], { encoding: 'utf8' });
+assert.match(unboundTest.stdout, /⚠ mistakes\/unbound-policy\.yaml:4:18: ValidatingAdmissionPolicy "replica-limit" is named by no ValidatingAdmissionPolicyBinding/);
+const apiVersion = validateFile('mistakes/wrong-api-version.yaml');
+assert.equal(apiVersion.status, 1);
+assert.deepEqual(apiVersion.stdout.trimEnd().split('\n').slice(-2), [
+  '✗ mistakes/wrong-api-version.yaml:2:13 (ValidatingAdmissionPolicy/replica-limit) at /apiVersion: ValidatingAdmissionPolicy is a Kubernetes kind of admissionregistration.k8s.io/v1, admissionregistration.k8s.io/v1beta1, admissionregistration.k8s.io/v1alpha1, but this document has apiVersion "admission.k8s.io/v1"; set apiVersion: admissionregistration.k8s.io/v1',
+  '1 problem: the policies do not load (kubernetes)',
+]);
+console.log('first-hour: verdict validate names a misspelt override parameter, an unbound policy and a wrong apiVersion; verdict test names the unbound policy');
 // `verdict validate .` in a project folder: its package.json, package-lock.json and tsconfig.json are not policies.
 writeFileSync('getting-started/tsconfig.json', '{"compilerOptions": {"strict": true}}\n');
 writeFileSync('getting-started/memory-limits.yaml', POLICIES);
