@@ -1,0 +1,107 @@
+/**
+ * Traces of translated policies in the words of the documents they came
+ * from: a ValidatingAdmissionPolicyBinding's trace speaks of its
+ * validationActions and of the parameter object its policy sees as
+ * `params`, a kinitiras policy of its resourceSelectors, and every place is
+ * the user's file, line and JSON pointer (core fills `source` on traces with
+ * `explain: true`). Core's own policies keep core's words.
+ */
+import type { PolicyTrace, SelectionTrace, TraceSource } from '@verdict/core';
+import { inline } from './text.js';
+
+type Action = PolicyTrace['enforcementAction'];
+
+/** The Kubernetes admission bindings: their policy sees a parameter object as `params`. */
+const BINDINGS = new Set(['ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicyBinding']);
+/** Kinds that only mutate: their enforcement action means nothing to their authors. */
+const MUTATING = new Set(['MutatingAdmissionPolicyBinding', 'OverridePolicy', 'ClusterOverridePolicy', 'MutatingPolicy']);
+/** A ValidatingAdmissionPolicyBinding's validationActions for each enforcement action. */
+const VALIDATION_ACTIONS: Record<Action, string> = { deny: 'Deny', warn: 'Warn', audit: 'Audit' };
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** `Kind/name` of a source document, when it has them. */
+export function sourceName(source: TraceSource): string | undefined {
+  return source.kind === undefined ? undefined : `${source.kind}${source.name === undefined ? '' : `/${source.name}`}`;
+}
+
+/** `file:line` of a place (the document's name when it was not read from a file). */
+function fileLine(source: TraceSource): string | undefined {
+  if (source.file !== undefined) return `${source.file}:${source.line}`;
+  return source.line === undefined ? undefined : `line ${source.line}`;
+}
+
+/**
+ * A place, as a user finds it: `vap.yaml:47 /spec/matchResources/namespaceSelector`, with the document's
+ * `Kind/name` when it is not `owner` (the policy's own document).
+ */
+export function describePlace(source: TraceSource, owner?: TraceSource): string {
+  const other = owner === undefined || owner.document !== source.document;
+  const parts = [fileLine(source), other ? sourceName(source) : undefined, source.path === '' ? undefined : source.path];
+  return parts.filter((p) => p !== undefined).join(' ');
+}
+
+/** A document, as a user finds it: `ValidatingAdmissionPolicy/replicalimit (vap.yaml)`. */
+export function describeDocument(source: TraceSource): string {
+  const name = sourceName(source) ?? `document ${source.document}`;
+  return source.file === undefined ? name : `${name} (${source.file})`;
+}
+
+/** The enforcement action of a policy in its document's words, or undefined when it has none worth showing. */
+export function actionWord(trace: PolicyTrace): string | undefined {
+  const kind = trace.source?.kind;
+  if (kind === undefined) return trace.enforcementAction;
+  if (MUTATING.has(kind)) return undefined;
+  if (kind === 'ValidatingAdmissionPolicyBinding') return `validationActions: ${VALIDATION_ACTIONS[trace.enforcementAction]}`;
+  return trace.enforcementAction;
+}
+
+/** Whether the trace's parameters are a Kubernetes parameter object (what a binding's policy sees as `params`). */
+export function seesParams(trace: PolicyTrace): boolean {
+  return trace.source?.kind !== undefined && BINDINGS.has(trace.source.kind);
+}
+
+/**
+ * What a binding's policy sees as `params`: the parameter object named (`ConfigMap default/limits`), then its
+ * content (a ConfigMap's `data`, another kind's fields besides apiVersion, kind, metadata and status).
+ */
+export function describeParams(params: Readonly<Record<string, unknown>>): string | undefined {
+  const metadata = isObject(params['metadata']) ? params['metadata'] : {};
+  if (typeof params['kind'] !== 'string' || typeof metadata['name'] !== 'string') return Object.keys(params).length ? inline(params, 300) : undefined;
+  const name = `${typeof metadata['namespace'] === 'string' ? `${metadata['namespace']}/` : ''}${metadata['name']}`;
+  const fields = Object.fromEntries(Object.entries(params).filter(([key]) => !['apiVersion', 'kind', 'metadata', 'status'].includes(key)));
+  const content = params['kind'] === 'ConfigMap' && isObject(params['data']) && Object.keys(fields).every((k) => k === 'data' || k === 'binaryData')
+    ? `data: ${inline(params['data'], 300)}`
+    : inline(fields, 300);
+  return `${params['kind']} ${name} ${content}`;
+}
+
+/** `resourceSelectors[0]` (a translated entry's own name) or `entry 0`. */
+function entryName(entry: { index: number; name?: string }): string {
+  return entry.name ?? `entry ${entry.index}`;
+}
+
+/** How a translated policy's selectors chose (its parameterSelection entries are the user's own selectors, by name). */
+export function describeTranslatedSelection(selection: SelectionTrace): string | undefined {
+  switch (selection.outcome) {
+    case 'no-entries':
+      return undefined;
+    case 'selected':
+      return `selected by ${selection.matched.map(entryName).join(', ')}`;
+    case 'no-match-proceed':
+      return 'no selector matched: applies as written';
+    case 'no-match-allow':
+      return 'no selector matched: not applied';
+    case 'no-match-warn':
+      return 'no selector matched: not applied, with a warning';
+    case 'no-match-deny':
+      return 'no selector matched: denied';
+  }
+}
+
+/** The mismatch line of a translated selection entry. */
+export function translatedEntryName(entry: { index: number; name?: string }): string {
+  return entryName(entry);
+}
