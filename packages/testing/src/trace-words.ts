@@ -13,9 +13,11 @@ type Action = PolicyTrace['enforcementAction'];
 
 /** The Kubernetes admission bindings: their policy sees a parameter object as `params`. */
 const BINDINGS = new Set(['ValidatingAdmissionPolicyBinding', 'MutatingAdmissionPolicyBinding']);
-/** Kinds that only mutate: their enforcement action means nothing to their authors. */
-const MUTATING = new Set(['MutatingAdmissionPolicyBinding', 'OverridePolicy', 'ClusterOverridePolicy', 'MutatingPolicy']);
-/** A ValidatingAdmissionPolicyBinding's validationActions for each enforcement action. */
+/** Kinds whose documents say nothing of an enforcement action (they mutate, or kinitiras' validation always rejects). */
+const NO_ACTION = new Set(['MutatingAdmissionPolicyBinding', 'MutatingPolicy', 'NamespacedMutatingPolicy', 'OverridePolicy', 'ClusterOverridePolicy', 'ClusterValidatePolicy']);
+/** Kinds whose enforcement is their `validationActions`. */
+const VALIDATION_ACTION_KINDS = new Set(['ValidatingAdmissionPolicyBinding', 'ValidatingPolicy', 'NamespacedValidatingPolicy']);
+/** The validationActions of each enforcement action. */
 const VALIDATION_ACTIONS: Record<Action, string> = { deny: 'Deny', warn: 'Warn', audit: 'Audit' };
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -53,8 +55,8 @@ export function describeDocument(source: TraceSource): string {
 export function actionWord(trace: PolicyTrace): string | undefined {
   const kind = trace.source?.kind;
   if (kind === undefined) return trace.enforcementAction;
-  if (MUTATING.has(kind)) return undefined;
-  if (kind === 'ValidatingAdmissionPolicyBinding') return `validationActions: ${VALIDATION_ACTIONS[trace.enforcementAction]}`;
+  if (NO_ACTION.has(kind)) return undefined;
+  if (VALIDATION_ACTION_KINDS.has(kind)) return `validationActions: ${VALIDATION_ACTIONS[trace.enforcementAction]}`;
   return trace.enforcementAction;
 }
 

@@ -98,6 +98,11 @@ export function formatPolicyTrace(trace: PolicyTrace, decision?: Pick<Decision, 
     const why = trace.mismatch ? `${trace.mismatch.selector} ${s.dim(`(${at(trace.mismatch)})`)}` : 'no selector matched';
     return [`${head}: ${s.dim('not matched')}: requires ${why}`];
   }
+  // A translated policy none of whose selectors matched (kinitiras' resourceSelectors) does not apply: it is not matched, in its words.
+  if (own && trace.selection?.outcome === 'no-match-allow' && trace.rules.length === 0) {
+    return [`${head}: ${s.dim('not matched')}: no selector matched`, ...(trace.selection.mismatches ?? []).map((m) =>
+      `  ${s.dim(`${translatedEntryName(m)} did not match: requires ${m.selector} (${at(m)})`)}`)];
+  }
   const lines = [`${head}: ${s.ok('matched')}`];
   // The document its rules were written in, when not the policy's own (a binding's policy, a constraint's template).
   const written = trace.rules.find((r) => r.source)?.source;
