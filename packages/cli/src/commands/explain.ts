@@ -11,7 +11,10 @@ const HELP = `Usage: verdict explain -p <policies> -i <input> [options]
 Evaluates one input and prints why: the answer, then for every policy whether
 it matched (and which selector ruled it out), which parameterSelection entry
 won (and why earlier entries did not match), the merged parameters, each
-rule's result with its messages, and the patch.
+rule's result with its messages, and the patch. Kubernetes documents are
+explained in their own words (a binding's validationActions, its params,
+matchResources, matchConditions, validations; kinitiras' resourceSelectors),
+each place as file:line and the JSON pointer in the document you wrote.
 
 Options:
 ${INPUT_HELP}
