@@ -93,14 +93,17 @@ export interface SelectorMismatch {
 export interface TraceSource {
   /** Index of the document in the list given to `compilePolicies`. */
   document: number;
-  /** The document's `kind` and `metadata.name` (with `namespace/` for a namespaced one), when it has them. */
+  /** The document's `kind`, when it has one. */
   kind?: string;
+  /** The document's `metadata.name` (`namespace/name` for a namespaced one), when it has one. */
   name?: string;
   /** JSON pointer inside that document (`''`: the document). */
   path: string;
-  /** For documents parsed from text (`parsePolicyDocuments`): the source name given to it, and the line and column of `path`. */
+  /** For documents parsed from text (`parsePolicyDocuments`) with a `source`: that name (the file). */
   file?: string;
+  /** For documents parsed from text: the line (1-based) of `path`, or of the nearest part of it the document has. */
   line?: number;
+  /** For documents parsed from text: the column (1-based) of `path`. */
   column?: number;
 }
 

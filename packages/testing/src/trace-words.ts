@@ -25,7 +25,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** `Kind/name` of a source document, when it has them. */
-export function sourceName(source: TraceSource): string | undefined {
+function sourceName(source: TraceSource): string | undefined {
   return source.kind === undefined ? undefined : `${source.kind}${source.name === undefined ? '' : `/${source.name}`}`;
 }
 
@@ -80,8 +80,8 @@ export function describeParams(params: Readonly<Record<string, unknown>>): strin
   return `${params['kind']} ${name} ${content}`;
 }
 
-/** `resourceSelectors[0]` (a translated entry's own name) or `entry 0`. */
-function entryName(entry: { index: number; name?: string }): string {
+/** A translated selection entry: its own name (`resourceSelectors[0]`), or `entry 0`. */
+export function translatedEntryName(entry: { index: number; name?: string }): string {
   return entry.name ?? `entry ${entry.index}`;
 }
 
@@ -91,7 +91,7 @@ export function describeTranslatedSelection(selection: SelectionTrace): string |
     case 'no-entries':
       return undefined;
     case 'selected':
-      return `selected by ${selection.matched.map(entryName).join(', ')}`;
+      return `selected by ${selection.matched.map(translatedEntryName).join(', ')}`;
     case 'no-match-proceed':
       return 'no selector matched: applies as written';
     case 'no-match-allow':
@@ -101,9 +101,4 @@ export function describeTranslatedSelection(selection: SelectionTrace): string |
     case 'no-match-deny':
       return 'no selector matched: denied';
   }
-}
-
-/** The mismatch line of a translated selection entry. */
-export function translatedEntryName(entry: { index: number; name?: string }): string {
-  return entryName(entry);
 }

@@ -6,7 +6,7 @@
  */
 import type { Decision, PatchOperation, PolicyTrace, RuleTrace, SelectionTrace } from '@verdict/core';
 import { inline } from './text.js';
-import { actionWord, describeDocument, describePlace, describeParams, describeTranslatedSelection, seesParams, sourceName, translatedEntryName } from './trace-words.js';
+import { actionWord, describeDocument, describePlace, describeParams, describeTranslatedSelection, seesParams, translatedEntryName } from './trace-words.js';
 
 /** Colour hooks; each defaults to the identity (plain text). */
 export interface TraceStyle {
