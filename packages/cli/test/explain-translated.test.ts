@@ -172,6 +172,24 @@ describe('verdict explain speaks the words of translated documents', () => {
     for (const word of ['/spec/match/all', 'parameterSelection', 'parameters:', 'parameter set', '[deny]']) expect(out).not.toContain(word);
   });
 
+  it('gives the same trace as JSON with -o json, in the binding\'s words', async () => {
+    const out = JSON.parse(await explain(['-p', 'vap.yaml', '-i', 'deployment.yaml', '--namespace-labels', 'environment=test', '-o', 'json'])) as {
+      allowed: boolean; trace: Array<Record<string, unknown>>;
+    };
+    expect(out.allowed).toBe(false);
+    const [other, test] = out.trace;
+    expect(other).toMatchObject({
+      kind: 'ValidatingAdmissionPolicyBinding', policy: 'replicalimit-other', matched: false, validationActions: ['Warn'],
+      mismatch: { at: '/spec/matchResources/namespaceSelector', source: { document: 2, kind: 'ValidatingAdmissionPolicyBinding', name: 'replicalimit-other', file: 'vap.yaml', line: 32 } },
+    });
+    expect(test).toMatchObject({
+      policy: 'replicalimit-test', matched: true, validationActions: ['Deny'],
+      params: { kind: 'ConfigMap', metadata: { name: 'replicas-test', namespace: 'default' }, data: { maxReplicas: '3' } },
+      rules: [{ rule: 'validations[0]', result: 'fail', source: { kind: 'ValidatingAdmissionPolicy', name: 'replicalimit.example.com', path: '/spec/validations/0', line: 9 } }],
+    });
+    for (const key of ['parameters', 'parameterSet', 'selection', 'enforcementAction']) expect(test).not.toHaveProperty(key);
+  });
+
   it("names the policy's matchConstraints, in the policy's document, when they rule a binding out", async () => {
     const out = await explain(['-p', 'vap.yaml', '-i', 'pod.yaml', '--namespace-labels', 'environment=test']);
     expect(out).toContain('ValidatingAdmissionPolicyBinding/replicalimit-test [validationActions: Deny] (vap.yaml:12): not matched: requires resourceRules: CREATE,UPDATE apps/v1/deployments (vap.yaml:7 ValidatingAdmissionPolicy/replicalimit.example.com /spec/matchConstraints/resourceRules)');

@@ -102,3 +102,30 @@ export function describeTranslatedSelection(selection: SelectionTrace): string |
       return 'no selector matched: denied';
   }
 }
+
+/**
+ * A trace as JSON in its document's words (`verdict explain -o json`): for a translated policy, a binding's
+ * parameters become `params` (the parameter object, `null` for a policy without paramKind), the enforcement action
+ * becomes `validationActions` (or goes, for kinds that have none), a selection by the user's own selectors is
+ * `selectedBy` with their names, and a selection the document has no word for (none, or parameter sets) is left
+ * out. Core's own traces are returned as they are.
+ */
+export function traceInWords(trace: PolicyTrace): object {
+  const kind = trace.source?.kind;
+  if (kind === undefined) return trace;
+  const { enforcementAction, selection, parameters, parameterSet: _set, ...rest } = trace;
+  const out: Record<string, unknown> = { ...rest };
+  if (VALIDATION_ACTION_KINDS.has(kind)) out['validationActions'] = [VALIDATION_ACTIONS[enforcementAction]];
+  else if (!NO_ACTION.has(kind)) out['enforcementAction'] = enforcementAction;
+  if (selection && selection.outcome !== 'no-entries') {
+    if (selection.matched.length > 0) out['selectedBy'] = selection.matched.map(translatedEntryName);
+    else out['selection'] = describeTranslatedSelection(selection);
+    // No selector matched, so the policy does not apply (as the text trace says).
+    if (selection.outcome === 'no-match-allow' && trace.rules.length === 0) out['matched'] = false;
+    if (selection.mismatches?.length) out['notSelectedBy'] = selection.mismatches.map((m) => ({ ...m, name: translatedEntryName(m) }));
+  }
+  if (BINDINGS.has(kind)) {
+    if (trace.matched) out['params'] = _set === undefined ? null : (parameters ?? null);
+  } else if (parameters !== undefined && Object.keys(parameters).length > 0) out['parameters'] = parameters;
+  return out;
+}
