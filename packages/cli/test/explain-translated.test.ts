@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { tempTree, verdict } from './helpers.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, tempTree, verdict } from './helpers.js';
 
 /** The Kubernetes documentation's parameterised policy, its parameter a ConfigMap; one binding for test namespaces, one for the others. */
 const VAP = `apiVersion: admissionregistration.k8s.io/v1
@@ -76,26 +78,9 @@ metadata: {name: proxy, namespace: mesh-system}
 data: {image: mesh/proxy:v1}
 `;
 
-const TEMPLATE = `apiVersion: templates.gatekeeper.sh/v1
-kind: ConstraintTemplate
-metadata: {name: k8sowner}
-spec:
-  crd: {spec: {names: {kind: K8sOwner}}}
-  targets:
-  - target: admission.k8s.gatekeeper.sh
-    code:
-    - engine: K8sNativeValidation
-      source:
-        validations:
-        - expression: "has(variables.anyObject.metadata.labels) && 'owner' in variables.anyObject.metadata.labels"
-          message: "an owner label is required"
-`;
-
-const CONSTRAINT = `apiVersion: constraints.gatekeeper.sh/v1beta1
-kind: K8sOwner
-metadata: {name: owner}
-spec: {match: {kinds: [{apiGroups: [""], kinds: [Pod]}]}}
-`;
+/** gatekeeper-library's requiredlabels (CEL), as ported under test/fixtures with its licence. */
+const REQUIRED_LABELS = join(ROOT, 'test/fixtures/gatekeeper-library-cel/requiredlabels');
+const gatekeeper = (path: string) => readFileSync(join(REQUIRED_LABELS, path), 'utf8');
 
 const KINITIRAS = `apiVersion: policy.kcloudlabs.io/v1alpha1
 kind: OverridePolicy
@@ -137,8 +122,9 @@ function setup() {
   return tempTree({
     'vap.yaml': VAP,
     'map.yaml': MAP,
-    'gatekeeper/template.yaml': TEMPLATE,
-    'gatekeeper/constraint.yaml': CONSTRAINT,
+    'gatekeeper/template.yaml': gatekeeper('template.yaml'),
+    'gatekeeper/constraint.yaml': gatekeeper('samples/all-must-have-owner/constraint.yaml'),
+    'namespace.yaml': gatekeeper('samples/all-must-have-owner/example_disallowed.yaml'),
     'kinitiras.yaml': KINITIRAS,
     'deployment.yaml': deployment(5),
     'pod.yaml': pod(''),
@@ -209,10 +195,11 @@ describe('verdict explain speaks the words of translated documents', () => {
   });
 
   it("points a Gatekeeper constraint's CEL validations at its ConstraintTemplate", async () => {
-    const out = await explain(['-p', 'gatekeeper', '-i', 'pod.yaml']);
-    expect(out).toContain('K8sOwner/owner [deny]: matched');
-    expect(out).toContain('from ConstraintTemplate/k8sowner (gatekeeper/template.yaml)');
-    expect(out).toContain('✗ validations[0] (gatekeeper/template.yaml:12 /spec/targets/0/code/0/source/validations/0)');
+    const out = await explain(['-p', 'gatekeeper', '-i', 'namespace.yaml']);
+    expect(out).toContain('K8sRequiredLabels/all-must-have-owner [deny]: matched');
+    expect(out).toContain('from ConstraintTemplate/k8srequiredlabels (gatekeeper/template.yaml)');
+    expect(out).toContain('✗ validations[0] (gatekeeper/template.yaml:45 /spec/targets/0/code/0/source/validations/0)');
+    expect(out).toContain('✗ validations[1] (gatekeeper/template.yaml:47 /spec/targets/0/code/0/source/validations/1)');
   });
 
   it("shows kinitiras policies by their resourceSelectors, overriders and validateRules", async () => {
