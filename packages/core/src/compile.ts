@@ -289,7 +289,7 @@ export function compilePolicies(documents: readonly unknown[], options: CompileO
   const policies = loader.policies.sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
   policies.forEach((p, ordinal) => (p.ordinal = ordinal));
   const index = new PolicyIndex(policies.map((item) => ({ item, hints: item.match.hints })));
-    // Traces of translated policies name the user's documents (built on the first explained evaluation).
+  // Traces of translated policies name the user's documents (built on the first explained evaluation).
   const translated = loader.translation.documents.length > documents.length ? loader.translation : undefined;
   return new PolicySet(policies, index, { target, dialects: options.dialects ?? [], costBudget, limits, ...(translated ? { translation: translated } : {}) });
 }

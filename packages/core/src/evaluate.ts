@@ -91,7 +91,7 @@ export class PolicySet {
     let patch: PatchOperation[] = [];
     try {
       for (let c = 0; c < candidates.length; c++) {
-        const traced = run.trace.length;
+        const traced = explained ? run.trace.length : 0;
         const runs = this.select(candidates[c]!, input, run, { explain, mutate: options.mutate !== false });
         if (explained) for (let t = traced; t < run.trace.length; t++) explained.push([run.trace[t]!, candidates[c]!]);
         if (runs === undefined) continue;
