@@ -121,6 +121,7 @@ spec: {containers: [{name: app, image: "${image}"}]}
 function setup() {
   return tempTree({
     'vap.yaml': VAP,
+    'vap-allow.yaml': VAP.replace('name: replicas-test, namespace: default, parameterNotFoundAction: Deny', 'name: absent, namespace: default, parameterNotFoundAction: Allow'),
     'map.yaml': MAP,
     'gatekeeper/template.yaml': gatekeeper('template.yaml'),
     'gatekeeper/constraint.yaml': gatekeeper('samples/all-must-have-owner/constraint.yaml'),
@@ -174,6 +175,11 @@ describe('verdict explain speaks the words of translated documents', () => {
       rules: [{ rule: 'validations[0]', result: 'fail', source: { kind: 'ValidatingAdmissionPolicy', name: 'replicalimit.example.com', path: '/spec/validations/0', line: 9 } }],
     });
     for (const key of ['parameters', 'parameterSet', 'selection', 'enforcementAction']) expect(test).not.toHaveProperty(key);
+  });
+
+  it('says when a binding found no parameter object and parameterNotFoundAction Allow skipped it', async () => {
+    const out = await explain(['-p', 'vap-allow.yaml', '-i', 'deployment.yaml', '--namespace-labels', 'environment=test']);
+    expect(out).toContain('ValidatingAdmissionPolicyBinding/replicalimit-test [validationActions: Deny] (vap-allow.yaml:12): matched\n    params: no parameter object found for its paramRef: not evaluated (parameterNotFoundAction: Allow)');
   });
 
   it("names the policy's matchConstraints, in the policy's document, when they rule a binding out", async () => {

@@ -120,6 +120,8 @@ export function formatPolicyTrace(trace: PolicyTrace, decision?: Pick<Decision, 
     // What the binding's policy sees as `params`: the parameter object, named (none: the policy has no paramKind).
     const seen = trace.parameters === undefined || trace.parameterSet === undefined ? undefined : describeParams(trace.parameters);
     if (seen !== undefined) lines.push(`  params: ${seen}`);
+    // Matched with no parameter object and nothing run: its paramRef found none, and parameterNotFoundAction is Allow.
+    else if (trace.parameterSet === undefined && trace.rules.length === 0 && !trace.error) lines.push(`  ${s.dim('params: no parameter object found for its paramRef: not evaluated (parameterNotFoundAction: Allow)')}`);
   } else if (trace.parameters && !(own && Object.keys(trace.parameters).length === 0)) lines.push(`  parameters: ${inline(trace.parameters, 300)}`);
   for (const [name, value] of Object.entries(trace.variables ?? {})) lines.push(`  variables.${name} = ${inline(value, 200)}`);
   const patchLine = (op: PatchOperation) => `patch: ${op.op} ${op.path}${'value' in op ? ` = ${inline(op.value, 120)}` : ''}${'from' in op ? ` from ${op.from}` : ''}`;
