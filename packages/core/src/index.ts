@@ -14,7 +14,7 @@ export { PolicySet } from './evaluate.js';
 export type { LintFinding } from './lint.js';
 export type {
   Decision, DecisionError, DecisionErrorCode, EnforcementAction, EvaluateOptions, NoMatchAction, ParameterSelectionBehavior,
-  PolicyInfo, PolicyTrace, RuleTrace, SelectionTrace, SelectorMismatch, Violation, Annotation,
+  PolicyInfo, PolicyTrace, RuleTrace, SelectionTrace, SelectorMismatch, TraceSource, Violation, Annotation,
 } from './types.js';
 export { diffPatch, PatchTestFailed, type PatchOperation, type PatchOp, type PatchType } from './mutate.js';
 export {
