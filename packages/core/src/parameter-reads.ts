@@ -17,7 +17,7 @@ export interface UnknownParameter {
   message: string;
 }
 
-type Step = { open: true } | { open: false; children: unknown[]; known: string[] };
+export type Step = { open: true } | { open: false; children: unknown[]; known: string[] };
 
 /** Resolves a local `$ref` (`#/definitions/x`, `#/$defs/x`); `undefined` for anything else. */
 function resolveRef(root: JsonObject, ref: string): unknown {
@@ -51,7 +51,7 @@ function patternMatches(pattern: string, key: string): boolean {
 }
 
 /** What the schema says about one more segment below `nodes`. */
-function step(root: JsonObject, nodes: readonly unknown[], segment: string): Step {
+export function step(root: JsonObject, nodes: readonly unknown[], segment: string): Step {
   const children: unknown[] = [];
   const known: string[] = [];
   let declaresNames = false;
@@ -84,7 +84,7 @@ function step(root: JsonObject, nodes: readonly unknown[], segment: string): Ste
 }
 
 /** The closest declared name: by edit distance, or a name that starts the other (`blocked` for `blockedImages`). */
-function suggestion(segment: string, known: readonly string[]): string {
+export function suggestion(segment: string, known: readonly string[]): string {
   const lower = segment.toLowerCase();
   const hit = closest(segment, known) ?? known.find((k) => k.length >= 3 && (lower.startsWith(k.toLowerCase()) || k.toLowerCase().startsWith(lower)));
   return hit === undefined ? '' : `; did you mean "${hit}"?`;
