@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { PolicyLoadError, type Problem } from '@verdict/core';
-import { createJobAdmission, JobAdmissionError, loadJobPolicies } from '@verdict/ci';
+import { createJobAdmission, JobAdmissionError, loadJobPolicies, type JobPayload } from '@verdict/ci';
 
 const noLatest = (path: string, message = 'image {{job.image}} must be pinned') => `
 apiVersion: verdict.dev/v1
@@ -18,7 +18,7 @@ spec:
       message: "${message}"
 `;
 
-function problems(text: string): Problem[] {
+function problems(text: string): readonly Problem[] {
   try {
     loadJobPolicies(text, { source: 'no-latest.yaml' });
   } catch (error) {
@@ -53,7 +53,7 @@ describe('paths of the job input', () => {
 
   it('rejects a :latest image and a job without an image, accepts a pinned one', () => {
     const { admit } = createJobAdmission({ chain: [{ level: 'instance', policies: noLatest('job.image') }] });
-    const job = (image?: string) => ({ id: 1, variables: image === undefined ? {} : { CI_JOB_IMAGE: image }, tags: [] });
+    const job = (image?: string) => ({ id: 1, variables: image === undefined ? {} : { CI_JOB_IMAGE: image }, tags: [] as string[] }) as JobPayload;
     expect(admit(job('registry.example.com/app:latest'))).toMatchObject({ admission: 'rejected', reason: 'image registry.example.com/app:latest must be pinned' });
     expect(admit(job('registry.example.com/app:1.4.2'))).toMatchObject({ admission: 'accepted' });
     expect(admit(job(undefined))).toMatchObject({ admission: 'rejected', reason: 'image <missing> must be pinned' });
