@@ -8,7 +8,7 @@
  * Kubernetes object, a job's variables) says so with `additionalProperties: true`.
  */
 import type { ParameterRead } from './logic/reads.js';
-import { step, suggestion } from './parameter-reads.js';
+import { distinctReads, firstUndeclared, suggestion } from './parameter-reads.js';
 import { isPlainObject } from './util/object.js';
 
 /** The shape of the input an adapter builds: a JSON Schema subset (see {@link CompileOptions.inputShape}). */
@@ -26,27 +26,14 @@ export function checkInputReads(shape: InputShape | undefined, reads: readonly P
   if (!isPlainObject(shape)) return [];
   const what = typeof shape['title'] === 'string' ? shape['title'] : 'the input';
   const issues: UnknownInputPath[] = [];
-  const seen = new Set<string>();
-  for (const read of reads) {
-    const key = `${read.at}\u0000${read.path.join('\u0000')}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    let nodes: unknown[] = [shape];
-    for (let i = 0; i < read.path.length; i++) {
-      const segment = read.path[i]!;
-      const next = step(shape, nodes, segment);
-      if (next.open) break;
-      if (next.children.length === 0) {
-        const under = i === 0 ? '' : ` under ${read.path.slice(0, i).join('.')}`;
-        const has = next.known.length ? ` (it has: ${next.known.join(', ')})` : '';
-        issues.push({
-          at: read.at,
-          message: `reads ${read.path.join('.')}, but ${what} has no "${segment}"${under}${suggestion(segment, next.known)}${has}`,
-        });
-        break;
-      }
-      nodes = next.children;
-    }
+  for (const read of distinctReads(reads)) {
+    const found = firstUndeclared(shape, read.path);
+    if (!found) continue;
+    const { index: i, known } = found;
+    const segment = read.path[i]!;
+    const under = i === 0 ? '' : ` under ${read.path.slice(0, i).join('.')}`;
+    const has = known.length ? ` (it has: ${known.join(', ')})` : '';
+    issues.push({ at: read.at, message: `reads ${read.path.join('.')}, but ${what} has no "${segment}"${under}${suggestion(segment, known)}${has}` });
   }
   return issues;
 }

@@ -13,18 +13,10 @@ import { createPermissionEvaluator } from '@verdict/spinnaker';
 import { evaluateInput, type Outcome } from '@verdict/testing';
 import { ciJobFor } from '@verdict/testing/ci';
 import { fiatQueryFor } from '@verdict/testing/spinnaker';
+import { failure } from './helpers.js';
 
-/** The message vitest would print for a failing assertion. */
-function failure(assertion: () => void): string {
-  try {
-    assertion();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('the assertion passed');
-}
-
-const CORE = `
+/** A warn-enforced label check and a default annotation; `target` is where the object is (`/object` in core's input, `` for admission). */
+const labelAndDefaults = (target: string) => `
 apiVersion: verdict.dev/v1
 kind: Policy
 metadata: {name: team-label}
@@ -37,24 +29,10 @@ kind: Policy
 metadata: {name: defaults}
 spec:
   parameters: {tier: standard}
-  mutate: [{name: tier, patch: [{op: add, path: /object/metadata/annotations, value: {tier: "{{parameters.tier}}"}}]}]
+  mutate: [{name: tier, patch: [{op: add, path: ${target}/metadata/annotations, value: {tier: "{{parameters.tier}}"}}]}]
 `;
-
-const KUBERNETES = `
-apiVersion: verdict.dev/v1
-kind: Policy
-metadata: {name: team-label}
-spec:
-  enforcementAction: warn
-  validate: [{name: team, rule: {exists: object.metadata.labels.team}, message: "add a team label"}]
----
-apiVersion: verdict.dev/v1
-kind: Policy
-metadata: {name: defaults}
-spec:
-  parameters: {tier: standard}
-  mutate: [{name: tier, patch: [{op: add, path: /metadata/annotations, value: {tier: "{{parameters.tier}}"}}]}]
-`;
+const CORE = labelAndDefaults('/object');
+const KUBERNETES = labelAndDefaults('');
 
 /** A project level that tags PCI jobs, and a dry-run group level that would reject unprotected deploys. */
 const PCI = `
