@@ -62,4 +62,14 @@ describe('matches over a missing value', () => {
     expect(decision.allowed).toBe(false);
     expect(decision.errors).toEqual([expect.objectContaining({ code: 'MATCH_ERROR', message: expect.stringContaining('"starts_with" has no answer: object.metadata.namespace is null (missing)') })]);
   });
+
+  it('a CEL rule reading a missing field under "!" is already an error that fails closed (docs/concepts/rules.md)', () => {
+    const set = load(JSON.stringify({
+      apiVersion: 'verdict.dev/v1', kind: 'Policy', metadata: { name: 'no-latest' },
+      spec: { validate: [{ name: 'pinned', expression: "!object.spec.imag.endsWith(':latest')", message: 'pinned' }] },
+    }));
+    const decision = set.evaluate({ object: { spec: { image: 'app:latest' } } });
+    expect(decision.allowed).toBe(false);
+    expect(decision.errors.map((e) => e.message).join('\n')).toMatch(/no such key: imag/);
+  });
 });
