@@ -37,8 +37,8 @@ export interface CompileOptions {
   /**
    * The shape of the input the adapter builds, as a JSON Schema subset
    * (`properties`, `items`, `additionalProperties: true` where the contents are
-   * open, an optional `title` naming it in messages). A rule, `when` selector or
-   * message of the user's documents that reads a path the shape does not have
+   * open, an optional `title` naming it in messages). A rule, selector (`when`,
+   * `fields`, `labels` paths) or message of the user's documents that reads a path the shape does not have
    * (`{"var": "job.imag"}`) is an `UNKNOWN_INPUT_PATH` load problem with a
    * did-you-mean. Reads of `parameters` and `element` are not checked here.
    */

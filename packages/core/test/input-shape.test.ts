@@ -69,6 +69,18 @@ describe('reads checked against the input shape', () => {
     expect(set.evaluate({ job: { image: 'i', name: 'n' }, tags: ['a'], variables: { ANY_THING: 'x' } }).allowed).toBe(false);
   });
 
+  it('checks the paths of fields and labels selectors', () => {
+    const problems = problemsOf(() => load(policy({
+      match: { all: [{ fields: [{ path: 'job.nmae', values: ['build'] }] }, { labels: { path: 'varaibles', matchLabels: { A: 'b' } } }] },
+      ...rule(true),
+    }), { inputShape: SHAPE }));
+    expect(problems.map((p) => [p.code, p.message.split(';')[0]])).toEqual([
+      ['UNKNOWN_INPUT_PATH', 'reads job.nmae, but the job input has no "nmae" under job'],
+      ['UNKNOWN_INPUT_PATH', 'reads varaibles, but the job input has no "varaibles"'],
+    ]);
+    expect(() => load(policy({ match: { labels: { path: 'variables', matchLabels: { A: 'b' } } }, ...rule(true) }), { inputShape: SHAPE })).not.toThrow();
+  });
+
   it('checks nothing without a shape', () => {
     expect(() => load(policy(rule({ var: 'job.imag' })))).not.toThrow();
   });
