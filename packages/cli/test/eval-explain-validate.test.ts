@@ -75,6 +75,17 @@ describe('verdict eval', () => {
     }
   }, 90_000);
 
+  it('shows a retagged CI job once: its reason and its tag changes, not the same again as warnings and patch lines', async () => {
+    const policy = 'apiVersion: verdict.dev/v1\nkind: Policy\nmetadata: {name: pci}\nspec:\n  parameters: {reason: tagged pci}\n  mutate: [{name: tag, patch: [{op: add, path: /tags/-, value: pci}]}]\n';
+    const { dir, cleanup } = tempTree({ 'pci.yaml': policy, 'job.json': '{"id": 1, "variables": {}, "tags": ["docker"]}' });
+    try {
+      const run = await verdict(['eval', '-p', 'pci.yaml', '-i', 'job.json', '-o', 'text'], { cwd: dir });
+      expect(run).toMatchObject({ code: 0, stdout: 'ACCEPTED (ci)\n  reason: tagged pci\n  tags added: pci\n' });
+    } finally {
+      cleanup();
+    }
+  }, 60_000);
+
   it('reports missing arguments, unreadable inputs and policies that do not load in one line each, with exit code 2', async () => {
     expect(await verdict(['eval', '-i', 'x.yaml'])).toMatchObject({ code: 2, stderr: 'verdict: verdict eval needs policies: -p <file or directory>; see verdict eval --help\n' });
     expect(await verdict(['eval', '-p', FIXTURES, '-i', 'nope.yaml'])).toMatchObject({ code: 2, stderr: 'verdict: cannot read input nope.yaml: ENOENT\n' });
