@@ -14,6 +14,7 @@
  */
 import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { spend } from './runtime.js';
+import { toCel } from './values.js';
 import type { CelType, Evaluator, PlanNode } from './plan/node.js';
 
 /** Characters of string work per unit (cel-go's `StringTraversalCostFactor`, 0.1). */
@@ -282,7 +283,8 @@ export function meteredBinary(op: string, handle: Binary, types: readonly (CelTy
           if (b instanceof Map) return mapGet(b as Map<unknown, unknown>, a) !== undefined;
           if (typeof a === 'string' && isPlainObject(b)) return hasOwn(b, a) && (b as Record<string, unknown>)[a] !== undefined;
         }
-        return handle(a, b, node, ev);
+        // The right operand may be unconverted JSON (ast.ts): a number there is an int or a double, as CEL sees it.
+        return handle(a, typeof b === 'number' ? toCel(b) : b, node, ev);
       });
     case '+':
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {

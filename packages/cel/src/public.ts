@@ -59,15 +59,19 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
     type: compiled.type,
     evaluate(variables = {}) {
       if (variables === null) throw new CelError('INVALID_INPUT', 'variables must be an object of values by name (got null)');
-      const act = new Activation();
       const conversions = { cache: new Map<object, unknown>() };
-      for (const { name, raw, path } of reads) {
-        if (!isEnumerable.call(variables, name)) continue;
-        const v = variables[name];
-        act[name] = raw ? given(v) : view(v, path, conversions);
-      }
+      // Inside the meter: converting the variables to CEL values is charged (values.ts).
+      const run = () => {
+        const act = new Activation();
+        for (const { name, raw, path } of reads) {
+          if (!isEnumerable.call(variables, name)) continue;
+          const v = variables[name];
+          act[name] = raw ? given(v) : view(v, path, conversions);
+        }
+        return compiled.run(act, conversions);
+      };
       try {
-        return fromCel(withMeter(budget === undefined ? UNMETERED : new CelBudget(budget), () => compiled.run(act, conversions)));
+        return fromCel(withMeter(budget === undefined ? UNMETERED : new CelBudget(budget), run));
       } catch (error) {
         if (error instanceof CelError) throw error;
         const e = error as Error & { summary?: string };

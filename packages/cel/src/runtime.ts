@@ -60,6 +60,24 @@ export function spend(units: number): void {
   current.spend(units);
 }
 
+/** Units spent converting JSON to CEL values in this process so far (values.ts); tests tell them from the rest. */
+let conversionUnits = 0;
+
+/**
+ * Spends `units` for converting input to CEL values (verdict's own work, values.ts), counted apart as well:
+ * the planner converts where it reads and cel-js's activation is converted before the run, so the two spend
+ * the same for everything else, and for conversion the planner at most what cel-js does (see the differential tests).
+ */
+export function spendConversion(units: number): void {
+  conversionUnits += units;
+  current.spend(units);
+}
+
+/** {@link spendConversion}'s count so far (a process-wide total: tests take differences). */
+export function convertedUnits(): number {
+  return conversionUnits;
+}
+
 /** Spends for work over `chars` characters (or list elements): one unit plus one per {@link CHARS_PER_UNIT}. */
 export function spendSize(chars: number): void {
   current.spend(1 + Math.floor(chars / CHARS_PER_UNIT));

@@ -52,9 +52,11 @@ describe('the cost of CEL operators', () => {
 
   it('charges equality of lists and maps per element and entry compared, and strings per ten characters', () => {
     const cost = costOf('a == b', { a: items(10_000), b: items(10_000) });
+    // Converting each list to CEL values: one unit per container and one per entry, 1 + 10,000 + 10,000 × 3 each.
+    const conversion = 2 * (1 + 10_000 + 10_000 * 3);
     // 10,000 list elements + 20,000 map entries + about 110,000 characters / 10
-    expect(cost).toBeGreaterThanOrEqual(30_000 + 10_000);
-    expect(cost).toBeLessThan(50_000);
+    expect(cost).toBeGreaterThanOrEqual(30_000 + 10_000 + conversion);
+    expect(cost).toBeLessThan(50_000 + conversion);
     expect(costOf('s == t', { s: 'a'.repeat(100_000), t: 'a'.repeat(100_000) })).toBeGreaterThanOrEqual(10_000);
     expect(costOf('s < t', { s: 'a'.repeat(100_000), t: 'a'.repeat(100_000) })).toBeGreaterThanOrEqual(10_000);
   });
@@ -151,6 +153,38 @@ metadata: {name: c}
     const ignored = setup('Ignore', { policy: 10_000 }).evaluate(input);
     expect(ignored.allowed).toBe(true);
     expect(ignored.errors[0]).toMatchObject({ ignored: true });
+  });
+
+  it('drops the violations a policy recorded before its budget ran out, as the API server does, under Fail and Ignore', () => {
+    // validating/validator.go: the validations' filter returns the out-of-budget error, and the policy's one decision
+    // is its failurePolicy's; the validations that already failed are not reported.
+    const failingFirst = (failurePolicy: string) => compilePolicies(parsePolicyDocuments(`
+apiVersion: verdict.dev/v1
+kind: PolicyTemplate
+metadata: {name: t}
+spec:
+  kind: T
+  failurePolicy: ${failurePolicy}
+  validate:
+    - {name: first, expression: "object.name == 'x'", message: first failed}
+    - {name: costly, expression: "object.items.all(a, object.items.all(b, a != ''))"}
+---
+apiVersion: verdict.dev/v1
+kind: T
+metadata: {name: c}
+`), { cel: { profile: () => ({ names: ['object'], costLimits: { policy: 10_000 }, activation: (input) => ({ object: input['object'] }) }) } });
+    const failed = failingFirst('Fail').evaluate(input);
+    expect(failed.allowed).toBe(false);
+    expect(failed.violations).toEqual([]);
+    expect(failed.errors).toEqual([expect.objectContaining({ code: 'RULE_ERROR', message: 'validation failed due to running out of cost budget, no further validation rules will be run' })]);
+    expect(failed.trace[0]!.rules.map((r) => r.result)).toEqual(['fail', 'error']);
+    const ignored = failingFirst('Ignore').evaluate(input);
+    expect(ignored.allowed).toBe(true);
+    expect(ignored.violations).toEqual([]);
+    expect(ignored.errors).toEqual([expect.objectContaining({ ignored: true, message: 'validation failed due to running out of cost budget, no further validation rules will be run' })]);
+    // Within its budget, the same policy reports its violation.
+    const small = { object: { name: 'y', items: ['a'] } };
+    expect(failingFirst('Ignore').evaluate(small).violations.map((v) => v.rule)).toEqual(['first']);
   });
 
   it('stops the whole evaluation when the evaluation budget runs out first', () => {
