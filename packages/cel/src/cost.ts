@@ -4,7 +4,7 @@
  * `==`/`!=` and ordering of strings by the characters compared, `in` on a list by its length, `+` on strings
  * by the size of the result, `size`/`contains`/`startsWith`/`endsWith`/conversions by the characters
  * they read. Where verdict does more work than cel-go (a JavaScript list `+` copies; comparing two lists or
- * maps walks them whole) the charge follows that work: one unit per list element or map entry compared or
+ * maps walks them whole) the charge follows that work: one unit per list or map and one per element or entry compared or
  * copied. Every charge is made before the work it pays for (a list is never built past the budget), in
  * one `spend` per operation. Equality walks its operands with an explicit stack, so nesting never
  * reaches the JavaScript stack, and `in` on a map is a hash lookup.
@@ -13,7 +13,7 @@
  * so cel-js's evaluation and the planner (which calls the same handlers) charge the same.
  */
 import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import { spend } from './runtime.js';
+import { keyUnits, spend } from './runtime.js';
 import { toCel } from './values.js';
 import type { CelType, Evaluator, PlanNode } from './plan/node.js';
 
@@ -59,7 +59,7 @@ function containerKind(v: unknown): number {
 
 /**
  * CEL equality of two values (cel-js's `isEqual`, with heterogeneous numbers equal by value, as cel-go),
- * walking lists and maps with an explicit stack and charging one unit per element or entry compared and
+ * walking lists and maps with an explicit stack and charging one unit per pair of containers, one per element or entry compared and
  * one per ten characters of strings and bytes compared. Values of other types compare through cel-js's
  * `==` overload for their type (timestamps, durations, uints, optionals, bytes); two values of different
  * types are unequal.
@@ -69,7 +69,7 @@ export function celEquals(a: unknown, b: unknown, node: PlanNode, ev: Evaluator)
 }
 
 /**
- * Equality of lists and maps element by element, with an explicit stack, charged one unit per element or
+ * Equality of lists and maps element by element, with an explicit stack, charged one unit per pair of containers and one per element or
  * entry and one per ten characters of strings compared; `leaf` compares two values that are not both strings
  * and of which neither is a list or map (the library's own rule for numbers, quantities, …).
  */
@@ -116,12 +116,12 @@ class Walk {
     return true;
   }
 
-  /** Compares the elements or entries of two containers of the same kind (one unit each). */
+  /** Compares the elements or entries of two containers of the same kind: one unit for the pair, one per element or entry. */
   containers(x: object, y: object): boolean {
     if (isArray(x)) {
       const ys = y as unknown[];
       if (x.length !== ys.length) return false;
-      spend(x.length);
+      spend(1 + x.length);
       for (let i = 0; i < x.length; i++) if (!this.pair(x[i], ys[i])) return false;
       return true;
     }
@@ -131,7 +131,7 @@ class Walk {
     // Listing the keys is the work: a spent budget stops here, before it (loops go on past an element's error).
     spend(0);
     const keys = Object.keys(xo);
-    spend(keys.length);
+    spend(1 + keyUnits(keys.length));
     if (Object.keys(yo).length !== keys.length) return false;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
@@ -143,7 +143,7 @@ class Walk {
   /** Two maps, a `Map` (built by a function, keys of any type) on one side at least. */
   maps(x: object, y: object): boolean {
     const [map, other] = x instanceof Map ? [x as Map<unknown, unknown>, y] : [y as Map<unknown, unknown>, x];
-    spend(map.size);
+    spend(1 + map.size);
     if (other instanceof Map) {
       if (other.size !== map.size) return false;
       for (const [key, value] of map) {

@@ -78,6 +78,19 @@ export function convertedUnits(): number {
   return conversionUnits;
 }
 
+/**
+ * Units for listing the keys of a plain-object map of `keys` keys (converting it, comparing it): one per key, and
+ * four per key past {@link WIDE_MAP} keys. V8 keeps an object of more than about a thousand properties (JSON.parse
+ * makes one for a map that wide) as a hash table, whose keys it sorts into insertion order to list them: in this
+ * repository's bench (workload 6c) that costs tens of times more per key than listing a small map's.
+ */
+export function keyUnits(keys: number): number {
+  return keys > WIDE_MAP ? keys * 4 : keys;
+}
+
+/** Keys past which a plain object is a hash table in V8 (its `kMaxNumberOfDescriptors`, 1,020, rounded down). */
+export const WIDE_MAP = 1_000;
+
 /** Spends for work over `chars` characters (or list elements): one unit plus one per {@link CHARS_PER_UNIT}. */
 export function spendSize(chars: number): void {
   current.spend(1 + Math.floor(chars / CHARS_PER_UNIT));

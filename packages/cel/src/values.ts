@@ -6,7 +6,7 @@
  * Frozen objects (parameters) convert once per process; others once per policy evaluation (`cache`), so an
  * input changed between two evaluations is never seen stale.
  */
-import { spendConversion } from './runtime.js';
+import { keyUnits, spendConversion } from './runtime.js';
 
 const MAX_INT = 2n ** 63n - 1n;
 const MIN_INT = -(2n ** 63n);
@@ -22,8 +22,8 @@ export type CelCache = Map<object, unknown>;
  * (`cache`; frozen ones once per process), so reading it again costs a lookup.
  *
  * Converting is verdict's own work (cel-go reads its input in place), so it is charged in verdict's units, from
- * the running meter, before the work: one unit per container and one per entry (key or element) of it, one
- * `spend` per container (`spendConversion`). A frozen value (parameters) converts once per process and is not
+ * the running meter, before the work: one unit per container and one per entry (key or element) of it (four per
+ * key of a map wider than a thousand keys: `keyUnits`), one `spend` per container (`spendConversion`). A frozen value (parameters) converts once per process and is not
  * charged: that is not the evaluation's work, and its cost would otherwise depend on what ran before.
  */
 export function toCel(value: unknown, cache?: CelCache): unknown {
@@ -60,7 +60,7 @@ function frame(value: object, charge: boolean): Converting | undefined {
     keys = Object.keys(value);
   }
   const size = keys === undefined ? (value as unknown[]).length : keys.length;
-  if (charge) spendConversion(1 + size);
+  if (charge) spendConversion(1 + (keys === undefined ? size : keyUnits(size)));
   return { value, keys, size, i: 0, copy: undefined, at: 0 };
 }
 

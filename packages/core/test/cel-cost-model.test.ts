@@ -50,13 +50,13 @@ describe('the cost of CEL operators', () => {
     expect(costOf("'zz' in l", { l: names })).toBeLessThan(10_100);
   });
 
-  it('charges equality of lists and maps per element and entry compared, and strings per ten characters', () => {
+  it('charges equality of lists and maps per container, element and entry compared, and strings per ten characters', () => {
     const cost = costOf('a == b', { a: items(10_000), b: items(10_000) });
     // Converting each list to CEL values: one unit per container and one per entry, 1 + 10,000 + 10,000 × 3 each.
     const conversion = 2 * (1 + 10_000 + 10_000 * 3);
-    // 10,000 list elements + 20,000 map entries + about 110,000 characters / 10
-    expect(cost).toBeGreaterThanOrEqual(30_000 + 10_000 + conversion);
-    expect(cost).toBeLessThan(50_000 + conversion);
+    // 10,001 containers compared + 10,000 list elements + 20,000 map entries + about 110,000 characters / 10
+    expect(cost).toBeGreaterThanOrEqual(10_001 + 30_000 + 10_000 + conversion);
+    expect(cost).toBeLessThan(10_001 + 50_000 + conversion);
     expect(costOf('s == t', { s: 'a'.repeat(100_000), t: 'a'.repeat(100_000) })).toBeGreaterThanOrEqual(10_000);
     expect(costOf('s < t', { s: 'a'.repeat(100_000), t: 'a'.repeat(100_000) })).toBeGreaterThanOrEqual(10_000);
   });
@@ -76,6 +76,20 @@ describe('the cost of CEL operators', () => {
       expect(costOf(expression, { s }), expression).toBeGreaterThanOrEqual(2_000);
     }
     expect(costOf('size(m) > 0', { m: labels(20_000) })).toBeGreaterThanOrEqual(2_000);
+  });
+
+  it('charges converting input to CEL values: one unit per container and per entry, four per key of a map over 1,000 keys', () => {
+    const strings = (n: number) => Array.from({ length: n }, (_, i) => `s${i}`);
+    // `size(l)` costs the same for any list: the difference is the conversion of the list read whole.
+    expect(costOf('size(l) > 0', { l: strings(5_000) }) - costOf('size(l) > 0', { l: strings(10) })).toBe(5_000 - 10);
+    // Nested: 100 lists of 10 strings = 1 + 100 + 100 × (1 + 10) units, an empty list 1.
+    expect(costOf('size(l) > 0', { l: Array.from({ length: 100 }, () => strings(10)) }) - costOf('size(l) > 0', { l: [] })).toBe(100 + 100 * 11);
+    // A wide map lists its keys at four units each (V8 keeps it as a hash table); size() adds one unit per ten entries.
+    const narrow = costOf('size(m) > 0', { m: labels(1_000) });
+    const wide = costOf('size(m) > 0', { m: labels(2_000) });
+    expect(wide - narrow).toBe((2_000 * 4 - 1_000) + (2_000 - 1_000) / 10);
+    // Frozen values (parameters) convert once per process, uncharged.
+    expect(costOf('size(l) > 0', { l: Object.freeze(strings(5_000)) })).toBe(costOf('size(l) > 0', { l: Object.freeze(strings(10)) }));
   });
 
   it('charges functions added through cel.functions by the size of their arguments and result, or their declared cost', () => {
