@@ -13,7 +13,7 @@
  * so cel-js's evaluation and the planner (which calls the same handlers) charge the same.
  */
 import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import { keyUnits, spend } from './runtime.js';
+import { keyUnits, spend, WIDE_MAP } from './runtime.js';
 import { toCel } from './values.js';
 import type { CelType, Evaluator, PlanNode } from './plan/node.js';
 
@@ -132,7 +132,11 @@ class Walk {
     spend(0);
     const keys = Object.keys(xo);
     spend(1 + keyUnits(keys.length));
-    if (Object.keys(yo).length !== keys.length) return false;
+    // The other map's keys are listed too: a wide one is charged again (a narrow one's listing is within what the
+    // first listing's units pay).
+    const count = Object.keys(yo).length;
+    if (count > WIDE_MAP) spend(keyUnits(count));
+    if (count !== keys.length) return false;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       if (!hasOwn(yo, key) || !this.pair(xo[key], yo[key])) return false;

@@ -56,6 +56,8 @@ function frame(value: object, charge: boolean): Converting | undefined {
   if (!Array.isArray(value)) {
     const proto = Object.getPrototypeOf(value) as unknown;
     if (proto !== Object.prototype && proto !== null) return undefined;
+    // Listing the keys is the work: a spent budget stops here, before it (loops go on past an element's error).
+    if (charge) spendConversion(0);
     // A plain object's own keys (JSON has no inherited ones); Object.keys is much faster than for…in on a wide map.
     keys = Object.keys(value);
   }
