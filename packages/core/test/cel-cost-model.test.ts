@@ -127,7 +127,9 @@ describe('CEL on deeply nested values', () => {
 });
 
 describe('cost limits of one expression and one policy (an adapter profile\'s costLimits)', () => {
-  const documents = (failurePolicy: string) => parsePolicyDocuments(`
+  const COSTLY = `    - {name: costly, expression: "object.items.all(a, object.items.all(b, a != ''))"}`;
+  const THREE_RULES = `    - {name: cheap, expression: "object.name != ''"}\n${COSTLY}\n    - {name: last, expression: "object.name == 'x'"}`;
+  const documents = (failurePolicy: string, validate = THREE_RULES) => parsePolicyDocuments(`
 apiVersion: verdict.dev/v1
 kind: PolicyTemplate
 metadata: {name: t}
@@ -135,20 +137,18 @@ spec:
   kind: T
   failurePolicy: ${failurePolicy}
   validate:
-    - {name: cheap, expression: "object.name != ''"}
-    - {name: costly, expression: "object.items.all(a, object.items.all(b, a != ''))"}
-    - {name: last, expression: "object.name == 'x'"}
+${validate}
 ---
 apiVersion: verdict.dev/v1
 kind: T
 metadata: {name: c}
 `);
-  const setup = (failurePolicy: string, costLimits: { expression?: number; policy?: number }, costBudget?: number) => {
+  const setup = (failurePolicy: string, costLimits: { expression?: number; policy?: number }, costBudget?: number, validate?: string) => {
     const options: CompileOptions = {
       cel: { profile: () => ({ names: ['object'], costLimits, activation: (input) => ({ object: input['object'] }) }) },
       ...(costBudget === undefined ? {} : { costBudget }),
     };
-    return compilePolicies(documents(failurePolicy), options);
+    return compilePolicies(documents(failurePolicy, validate), options);
   };
   const input = { object: { name: 'y', items: Array.from({ length: 300 }, (_, i) => `i${i}`) } };
 
@@ -172,21 +172,7 @@ metadata: {name: c}
   it('drops the violations a policy recorded before its budget ran out, as the API server does, under Fail and Ignore', () => {
     // validating/validator.go: the validations' filter returns the out-of-budget error, and the policy's one decision
     // is its failurePolicy's; the validations that already failed are not reported.
-    const failingFirst = (failurePolicy: string) => compilePolicies(parsePolicyDocuments(`
-apiVersion: verdict.dev/v1
-kind: PolicyTemplate
-metadata: {name: t}
-spec:
-  kind: T
-  failurePolicy: ${failurePolicy}
-  validate:
-    - {name: first, expression: "object.name == 'x'", message: first failed}
-    - {name: costly, expression: "object.items.all(a, object.items.all(b, a != ''))"}
----
-apiVersion: verdict.dev/v1
-kind: T
-metadata: {name: c}
-`), { cel: { profile: () => ({ names: ['object'], costLimits: { policy: 10_000 }, activation: (input) => ({ object: input['object'] }) }) } });
+    const failingFirst = (failurePolicy: string) => setup(failurePolicy, { policy: 10_000 }, undefined, `    - {name: first, expression: "object.name == 'x'", message: first failed}\n${COSTLY}`);
     const failed = failingFirst('Fail').evaluate(input);
     expect(failed.allowed).toBe(false);
     expect(failed.violations).toEqual([]);
