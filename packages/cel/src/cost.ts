@@ -4,8 +4,8 @@
  * `==`/`!=` and ordering of strings by the characters compared, `in` on a list by its length, `+` on strings
  * by the size of the result, `size`/`contains`/`startsWith`/`endsWith`/conversions by the characters
  * they read. Where verdict does more work than cel-go (a JavaScript list `+` copies; comparing two lists or
- * maps walks them whole) the charge follows that work: one unit per list or map and one per element or entry compared or
- * copied. Every charge is made before the work it pays for (a list is never built past the budget), in
+ * maps walks them whole) the charge follows that work: one unit per list or map and one per element or entry
+ * compared or copied. Every charge is made before the work it pays for (a list is never built past the budget), in
  * one `spend` per operation. Equality walks its operands with an explicit stack, so nesting never
  * reaches the JavaScript stack, and `in` on a map is a hash lookup.
  *
@@ -59,8 +59,8 @@ function containerKind(v: unknown): number {
 
 /**
  * CEL equality of two values (cel-js's `isEqual`, with heterogeneous numbers equal by value, as cel-go),
- * walking lists and maps with an explicit stack and charging one unit per pair of containers, one per element or entry compared and
- * one per ten characters of strings and bytes compared. Values of other types compare through cel-js's
+ * walking lists and maps with an explicit stack and charging one unit per pair of containers, one per element
+ * or entry compared and one per ten characters of strings and bytes compared. Values of other types compare through cel-js's
  * `==` overload for their type (timestamps, durations, uints, optionals, bytes); two values of different
  * types are unequal.
  */
@@ -69,8 +69,8 @@ export function celEquals(a: unknown, b: unknown, node: PlanNode, ev: Evaluator)
 }
 
 /**
- * Equality of lists and maps element by element, with an explicit stack, charged one unit per pair of containers and one per element or
- * entry and one per ten characters of strings compared; `leaf` compares two values that are not both strings
+ * Equality of lists and maps element by element, with an explicit stack, charged one unit per pair of
+ * containers, one per element or entry and one per ten characters of strings compared; `leaf` compares two values that are not both strings
  * and of which neither is a list or map (the library's own rule for numbers, quantities, …).
  */
 export function structuralEquals(a: unknown, b: unknown, leaf: (x: unknown, y: unknown) => boolean): boolean {
@@ -116,7 +116,7 @@ class Walk {
     return true;
   }
 
-  /** Compares the elements or entries of two containers of the same kind: one unit for the pair, one per element or entry. */
+  /** Compares the elements or entries of two containers of the same kind: a unit for the pair, one per element or entry. */
   containers(x: object, y: object): boolean {
     if (isArray(x)) {
       const ys = y as unknown[];

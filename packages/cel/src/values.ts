@@ -23,8 +23,9 @@ export type CelCache = Map<object, unknown>;
  *
  * Converting is verdict's own work (cel-go reads its input in place), so it is charged in verdict's units, from
  * the running meter, before the work: one unit per container and one per entry (key or element) of it (four per
- * key of a map wider than a thousand keys: `keyUnits`), one `spend` per container (`spendConversion`). A frozen value (parameters) converts once per process and is not
- * charged: that is not the evaluation's work, and its cost would otherwise depend on what ran before.
+ * key of a map wider than a thousand keys: `keyUnits`), one `spend` per container (`spendConversion`). A frozen
+ * value (parameters) converts once per process and is not charged: that is not the evaluation's work, and its
+ * cost would otherwise depend on what ran before.
  */
 export function toCel(value: unknown, cache?: CelCache): unknown {
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;

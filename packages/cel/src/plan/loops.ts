@@ -12,7 +12,7 @@ import { bindRaw, planRaw } from './raw.js';
 import type { Planner, Scope } from './plan.js';
 import { NotPlanned, type CelType, type ComprehensionArgs, type Evaluator, type Frame, type PlanNode, type Step } from './node.js';
 
-/** What a comprehension over `items` spends before it iterates: one unit per element or key (four per key of a wide map: `keyUnits`). */
+/** What a comprehension over `items` spends before it iterates: a unit per element or key (four per key of a wide map). */
 export function sizeOf(items: unknown): number {
   if (Array.isArray(items)) return items.length;
   if (items instanceof Map || items instanceof Set) return items.size;
