@@ -156,7 +156,21 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
         meterOperator(node);
         return;
       }
-      case 'in': case '+': case '<': case '<=': case '>': case '>=':
+      case 'in': {
+        const [left, right] = node.args as [Node, Node];
+        visit(left, bound, false);
+        // The container `in` reads is given unconverted (its path ends in ''): a map's keys are the same either
+        // way (a hash lookup, never a conversion of the whole map), and a list's elements compare by CEL equality,
+        // which holds between an int and the same integral double (cost.ts's `in` converts a lone number).
+        const range = chain(right, bound);
+        if (range) {
+          usePath([...range, '']);
+          visit(right, bound, true);
+        } else visit(right, bound, false);
+        meterOperator(node);
+        return;
+      }
+      case '+': case '<': case '<=': case '>': case '>=':
         visitAll(node.args, bound);
         meterOperator(node);
         return;

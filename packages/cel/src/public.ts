@@ -55,19 +55,23 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
   const budget = options.budget;
   // Only the names the expression reads are looked up and converted (how, decided here once): an unread variable is never touched.
   const reads = compiled.roots.map((name) => ({ name, raw: compiled.raw.has(name), path: compiled.paths.get(name) ?? true }));
+  // Run inside the meter (made once: an evaluation allocates no closure): converting the variables is charged (values.ts).
+  const run = (variables: Readonly<Record<string, unknown>>, conversions: { readonly cache: Map<object, unknown> }) => {
+    const act = new Activation();
+    for (const { name, raw, path } of reads) {
+      if (!isEnumerable.call(variables, name)) continue;
+      const v = variables[name];
+      act[name] = raw ? given(v) : view(v, path, conversions);
+    }
+    return compiled.run(act, conversions);
+  };
   return {
     type: compiled.type,
     evaluate(variables = {}) {
       if (variables === null) throw new CelError('INVALID_INPUT', 'variables must be an object of values by name (got null)');
-      const act = new Activation();
       const conversions = { cache: new Map<object, unknown>() };
-      for (const { name, raw, path } of reads) {
-        if (!isEnumerable.call(variables, name)) continue;
-        const v = variables[name];
-        act[name] = raw ? given(v) : view(v, path, conversions);
-      }
       try {
-        return fromCel(withMeter(budget === undefined ? UNMETERED : new CelBudget(budget), () => compiled.run(act, conversions)));
+        return fromCel(withMeter(budget === undefined ? UNMETERED : new CelBudget(budget), run, variables, conversions));
       } catch (error) {
         if (error instanceof CelError) throw error;
         const e = error as Error & { summary?: string };
