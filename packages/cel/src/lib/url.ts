@@ -135,6 +135,8 @@ function register(env: Environment): void {
   env.registerFunction('net.URL.getPort(): string', port);
   env.registerFunction('net.URL.getEscapedPath(): string', escapedPath);
   env.registerFunction('net.URL.getQuery(): map<string, list<string>>', query);
+  // cel-go's URL.Equal compares the URLs' String(), which the parsed parts determine.
+  env.registerOperator('net.URL == net.URL', (a: URL, b: URL) => a.scheme === b.scheme && a.host === b.host && a.path === b.path && a.rawQuery === b.rawQuery);
 }
 
 export const urlLibrary: CelLibrary = { name: 'url', register };
