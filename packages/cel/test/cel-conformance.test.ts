@@ -7,7 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { conformanceFiles, conformanceTable, conformanceTotals, runCase, runConformance, TABLE_END, TABLE_START } from './cel-conformance.js';
+import { conformanceFiles, conformanceTable, conformanceTotals, OUTSIDE_KUBERNETES, runCase, runConformance, TABLE_END, TABLE_START } from './cel-conformance.js';
 import { DOC, KNOWN_FAILURES, reasonFor } from './cel-conformance-update.js';
 
 const outcomes = runConformance();
@@ -61,6 +61,15 @@ describe('CEL conformance (cel-spec simple tests)', () => {
   it('explains failures by rule: extensions Kubernetes does not enable', () => {
     expect(reasonFor('math_ext/greatest/x')).toMatch(/not in Kubernetes/);
     expect(reasonFor('block_ext/basic/int_add')).toMatch(/not in Kubernetes/);
+  });
+
+  it('gives the same answers unchecked: every case of Kubernetes\' CEL passes with typeCheck: false too', () => {
+    const failing = conformanceFiles()
+      .filter((f) => !OUTSIDE_KUBERNETES[f.file])
+      .flatMap((f) => f.cases)
+      .filter((c) => outcomes.get(c.name)?.pass && !runCase({ ...c, unchecked: true }).pass)
+      .map((c) => c.name);
+    expect(failing).toEqual([]);
   });
 
   it('runs a case as cel-spec declares it: unchecked when it says disable_check, with its declared variables', () => {

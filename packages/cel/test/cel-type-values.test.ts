@@ -36,6 +36,13 @@ describe('library overloads of the cost tests', () => {
     expect(compileCel("url('http://x.b/p') == url('http://x.b/q')").evaluate()).toBe(false);
   });
 
+  it('finds a map key given as another numeric type, also in a map whose type is known at run time only', () => {
+    expect(run("dyn({2u: 'happy'})[2u]")).toBe('happy');
+    expect(run("dyn({1u: 1.0, 2: 2.0})[2u]")).toBe(2);
+    expect(run("dyn({2: 'x'})[2.0]")).toBe('x');
+    expect(() => run("dyn({2: 'x'})[3]")).toThrow(/No such key: 3/);
+  });
+
   it('compares uints with doubles in sets', () => {
     expect(run('sets.contains([1, 2u], [2, 2.0])')).toBe(true);
     expect(run('sets.contains([1, 2.0, 3u], [1.0, 2u, 3])')).toBe(true);
