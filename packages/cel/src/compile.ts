@@ -23,6 +23,8 @@ export interface CelCompileOptions {
   readonly environment: CelEnvironment;
   /** The only free names allowed besides `variables` (an adapter's profile); undefined: any name. */
   readonly names?: readonly string[];
+  /** `names` is the whole list: `variables` (the admission policies' root) is not added (compileCel's `variables` option). */
+  readonly onlyNames?: boolean;
   /** Names (variables or functions) refused at load time, with the reason. */
   readonly refuse: ReadonlyMap<string, string>;
   /** The result type the expression must have (`dyn` is accepted and checked at run time). */
@@ -165,7 +167,7 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
     if (refused !== undefined) throw new CelCompileError(refused, pos);
   }
   if (options.names) {
-    const allowed = [...options.names, ...ALWAYS];
+    const allowed = options.onlyNames ? options.names : [...options.names, ...ALWAYS];
     for (const [name, pos] of facts.roots) {
       if (allowed.includes(name)) continue;
       const near = closest(name, allowed);

@@ -62,7 +62,7 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
       environment: celEnvironment(options.functions ? { functions: options.functions } : {}),
       refuse: new Map(),
       ...(version === undefined ? {} : { version }),
-      ...(options.variables ? { names: options.variables } : {}),
+      ...(options.variables ? { names: options.variables, onlyNames: true } : {}),
       ...(options.typeCheck === false ? { check: false } : {}),
     });
   } catch (error) {

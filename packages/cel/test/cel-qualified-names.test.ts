@@ -23,6 +23,7 @@ describe('qualified variable names', () => {
   });
 
   it('refuses a name that is not declared', () => {
-    expect(() => compileCel('a.b.c + z', { variables: ['a.b'] })).toThrow(/undeclared reference to "z"/);
+    expect(() => compileCel('a.b.c + z', { variables: ['a.b'] })).toThrow(/undeclared reference to "z"; the names available here are a\.b \(/);
+    expect(() => compileCel('variables.x', { variables: ['a.b'] })).toThrow(/undeclared reference to "variables"/);
   });
 });
