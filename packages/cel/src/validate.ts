@@ -113,6 +113,10 @@ export function validateCel(root: Node, options: ValidateOptions): void {
   };
   const check = (node: Checked, inFormat: boolean): void => {
     switch (node.op) {
+      case 'id':
+        // The type of optional values is an identifier of the optional types library.
+        if (node.args === 'optional_type' && !allows(OPTIONAL_SYNTAX_GATE)) refuse('optional_type', OPTIONAL_SYNTAX_GATE, version!, node.pos);
+        break;
       case 'call': {
         const [name, args] = node.args as [string, Checked[]];
         const gate = GLOBAL_GATES.get(name);

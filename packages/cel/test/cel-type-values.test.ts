@@ -14,6 +14,9 @@ describe('type values', () => {
     expect(run('type(optional.of(1)) == optional_type')).toBe(true);
     expect(run('type(dyn(optional.of(1))) == optional_type')).toBe(true);
     expect(run('type(optional.of(1)) == int')).toBe(false);
+    // optional_type belongs to optional types (Kubernetes 1.28).
+    expect(() => compileCel('type(1) == optional_type', { kubernetesVersion: '1.27' })).toThrow(/optional_type is not available in Kubernetes 1\.27/);
+    expect(compileCel('type(1) == optional_type', { kubernetesVersion: '1.28' }).evaluate()).toBe(false);
   });
 
   it('prints type names as cel-go does', () => {
