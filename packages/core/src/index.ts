@@ -27,6 +27,7 @@ export { compileCel, type CompiledCel, type CompileCelOptions } from './language
 export type { CelOptions } from './languages/cel-context.js';
 export type { CelConstant, CelFunction, CelOverride, CelType } from '@verdict/cel';
 export { ContainerImage, NEWEST_KUBERNETES_VERSION, parseContainerImage } from '@verdict/cel';
+export { formatQuantity, parseResourceQuantity, Quantity, scaledValue, type ParsedQuantity, type QuantityFormat } from '@verdict/cel';
 export type { CelProfile, FailedValidation } from './languages/cel-rule.js';
 export { ComparisonError } from './logic/compare.js';
 export { parseQuantity } from './quantity.js';
