@@ -132,10 +132,30 @@ function readOrigin(list: readonly Json[], at: string, report: Report): OriginOv
     if (item['operation'] === undefined) report(`${where}/operation`, 'missing required field "operation" (add, remove or replace)');
     const count = item['containerCount'] ?? 0;
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) report(`${where}/containerCount`, `containerCount must be a non-negative integer (got ${typeOf(count)})`);
-    if (type === 'resourceOversell') report(`${where}/type`, 'origin type resourceOversell is not supported by verdict yet (its quantities are rescaled in Kubernetes\' canonical form); use a template of type resourcesOversell, or resourceRequirements');
+    if (item['resourcesOversell'] !== undefined) readOversellFactors(item['resourcesOversell'], `${where}/resourcesOversell`, report);
     if (!type || !operation) return [];
     return [{ type, operation, replace: item['replace'] === true, containerCount: typeof count === 'number' ? count : 0, raw: item }];
   });
+}
+
+/** A Float64 factor (a string strconv.ParseFloat reads; kinitiras dereferences its result unchecked). */
+export const FACTOR = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+
+/** `resourcesOversell` of an origin overrider: `{requests|limits: {resource: "factor"}}`. */
+function readOversellFactors(value: unknown, at: string, report: Report): void {
+  if (!isObject(value)) {
+    report(at, `must be a map of requests and limits to factors (got ${typeOf(value)})`);
+    return;
+  }
+  for (const [part, factors] of Object.entries(value)) {
+    if (!isObject(factors)) {
+      report(`${at}/${part}`, `must be a map of resource names to factors (got ${typeOf(factors)})`);
+      continue;
+    }
+    for (const [name, factor] of Object.entries(factors)) {
+      if (typeof factor !== 'string' || !FACTOR.test(factor)) report(`${at}/${part}/${name}`, `a factor is a number written as a string, like "0.5" (got ${JSON.stringify(factor)})`);
+    }
+  }
 }
 
 /** The interrupter's check: a ResourceRequirements and a ResourceOversell overrider of one rule may not name the same container. */
