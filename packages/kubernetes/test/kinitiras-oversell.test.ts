@@ -10,7 +10,7 @@ import { admissionReviewFor, createAdmissionWebhook, loadKubernetesPolicies, typ
 
 type Json = Record<string, unknown>;
 const API = 'policy.kcloudlabs.io/v1alpha1';
-const RENDERED = (JSON.parse(readFileSync(new URL('./fixtures/kinitiras-oversell/rendered.json', import.meta.url), 'utf8')) as { templates: Array<{ template: Json; rendered: string }> }).templates;
+const RENDERED = (JSON.parse(readFileSync(new URL('./fixtures/kinitiras-rendered/rendered.json', import.meta.url), 'utf8')) as { templates: Array<{ template: Json; rendered: string }> }).templates;
 
 const pod = (resources: Json | undefined, extra: Json = {}): KubernetesObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'nginx', ...(resources ? { resources } : {}) }, ...((extra['more'] as Json[] | undefined) ?? [])] } });
 const deployment = (resources: Json | undefined): KubernetesObject => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx', ...(resources ? { resources } : {}) }] } } } });

@@ -3,6 +3,7 @@
  * at load (and where), kinitiras' order and operations, the trace of which selector matched and which
  * overrider made each operation, templates, and the CUE runner's time limit.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { PolicyLoadError } from '@verdict/core';
 import { admissionReviewFor, createAdmissionWebhook, loadKubernetesPolicies, type KubernetesObject } from '@verdict/kubernetes';
@@ -169,38 +170,14 @@ describe('references to the object (parseAndGetRefValue rows of utils/cue/params
 });
 
 describe('templates against the CUE kinitiras renders from them', () => {
-  // Rendered by hand from override.go.tmpl (k-cloud-labs/pkg utils/templatemanager/templates), blank lines trimmed.
-  const HEAD = 'import (\n  "strings"\n  "strconv"\n  "math"\n  "list"\n)\ndata: _ @tag(data)\nobject: data.object\nkind : object.kind\noldObject: data.oldObject\n';
-  const ensure = (base: string) => ['', '/requests', '/limits'].map((p) => `if object.${base}${p.replaceAll('/', '.')} == _|_ { [{op: "replace", path: "/${base.replaceAll('.', '/').replace('[0]', '/0')}${p}", value: {}}], }`).join('\n');
-  const RESOURCES = `${HEAD}unFlattenPatches: [
-  if kind == "Pod" { [
-${ensure('spec.containers[0].resources')}
-  ] }
-  if kind != "Pod" { [
-${ensure('spec.template.spec.containers[0].resources')}
-  ] }
-  if kind == "Pod" { [{op: "replace", path: "/spec/containers/0/resources/limits/cpu", value: "100"}], }
-  if kind != "Pod" { [{op: "replace", path: "/spec/template/spec/containers/0/resources/limits/cpu", value: "100"}], }
-  if kind == "Pod" { [{op: "replace", path: "/spec/containers/0/resources/limits/memory", value: "4398046511104"}], }
-  if kind != "Pod" { [{op: "replace", path: "/spec/template/spec/containers/0/resources/limits/memory", value: "4398046511104"}], }
-]
-patches: list.FlattenN(unFlattenPatches, -1)
-`;
-  const TOLERATION = '{"key":"node.kubernetes.io/no-cpu","operator":"Exists","effect":"NoExecute","tolerationSeconds":500}';
-  const TOLERATIONS = `${HEAD}unFlattenPatches: [
-if object.spec.tolerations == _|_ { [{op: "replace", path: "/spec/tolerations", value: [${TOLERATION}]}], }
-if object.spec.tolerations != _|_ { [
-  if len(object.spec.tolerations) == 0 { [{op: "replace", path: "/spec/tolerations", value: [${TOLERATION}]}], },
-  if len(object.spec.tolerations) > 0 { [
-    for i, t in object.spec.tolerations { [ if t.key == "node.kubernetes.io/no-cpu" { [{op: "replace", path: "/spec/tolerations/\\(i)", value: ${TOLERATION}}], } ] }
-  ] } ] }
-]
-patches: list.FlattenN(unFlattenPatches, -1)
-`;
+  // Rendered by Go's text/template from kinitiras' override.go.tmpl (fixtures/kinitiras-rendered, see its NOTICE).
+  const RENDERED = (JSON.parse(readFileSync(new URL('./fixtures/kinitiras-rendered/rendered.json', import.meta.url), 'utf8')) as { templates: Array<{ template: Record<string, unknown>; rendered: string }> }).templates;
+  const of = (type: string) => RENDERED.find((r) => r.template['type'] === type)!;
   const cases = [
-    { name: 'resources (replace) on a Deployment', rendered: RESOURCES, template: { type: 'resources', operation: 'replace', resources: { limits: { cpu: 100, memory: '4096Gi' } } }, object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx', resources: {} }] } } } } },
-    { name: 'resources (replace) on a Pod', rendered: RESOURCES, template: { type: 'resources', operation: 'replace', resources: { limits: { cpu: 100, memory: '4096Gi' } } }, object: pod('p', { spec: { containers: [{ name: 'c', image: 'nginx', resources: { limits: { cpu: '1' } } }] } }) },
-    { name: 'tolerations (replace) of a matching key', rendered: TOLERATIONS, template: { type: 'tolerations', operation: 'replace', tolerations: [JSON.parse(TOLERATION) as Record<string, unknown>] }, object: pod('p', { spec: { containers: [], tolerations: [{ key: 'other', operator: 'Exists' }, { key: 'node.kubernetes.io/no-cpu', operator: 'Exists', effect: 'NoExecute' }] } }) },
+    { name: 'resources (replace) on a Deployment', ...of('resources'), object: { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'default' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'nginx', resources: {} }] } } } } },
+    { name: 'resources (replace) on a Pod', ...of('resources'), object: pod('p', { spec: { containers: [{ name: 'c', image: 'nginx', resources: { limits: { cpu: '1' } } }] } }) },
+    { name: 'tolerations (replace) of a matching key', ...of('tolerations'), object: pod('p', { spec: { containers: [], tolerations: [{ key: 'other', operator: 'Exists' }, { key: 'node.kubernetes.io/no-cpu', operator: 'Exists', effect: 'NoExecute' }] } }) },
+    { name: 'tolerations (replace) where there are none', ...of('tolerations'), object: pod('p') },
   ];
 
   it.each(cases)('$name', async ({ rendered, template, object }) => {
