@@ -18,7 +18,7 @@ export type {
 } from './types.js';
 export { diffPatch, PatchTestFailed, type PatchOperation, type PatchOp, type PatchType } from './mutate.js';
 export {
-  compileLabelSelector, formatLabelSelector, labelKeyError, matchLabelSelector, parseLabelSelector, validateLabelSelector,
+  compileLabelSelector, formatLabelSelector, labelKeyError, labelValueError, matchLabelSelector, parseLabelSelector, validateLabelSelector,
   type CompiledLabelSelector, type LabelSelector, type LabelSelectorOperator, type LabelSelectorRequirement, type Labels, type SelectorIssue,
 } from './labels.js';
 export { mergeParameters, type MergeRules, type MergeStrategy } from './merge.js';

@@ -49,6 +49,17 @@ describe('loading kinitiras policies', () => {
       .toEqual([': apiVersion "policy.kcloudlabs.io/v1beta1" is not a kinitiras version verdict reads (policy.kcloudlabs.io/v1alpha1)']);
   });
 
+  it('refuses origin tolerations the API server would refuse, as kinitiras\' policy webhook does', () => {
+    const tolerations = [{ key: 'key1', operator: 'Equal', value: '!@#' }, { key: 'key2', operator: 'Exists', value: 'value2' }, { operator: 'Equal', tolerationSeconds: 5, effect: 'Never' }];
+    expect(problems([{ apiVersion: API, kind: 'ClusterOverridePolicy', metadata: { name: 't' }, spec: { overrideRules: [{ overriders: { origin: [{ type: 'tolerations', operation: 'replace', tolerations }] } }] } }])).toEqual([
+      '/spec/overrideRules/0/overriders/origin/0/tolerations/0/value: label value "!@#" must be empty or start and end with a letter or digit and contain only letters, digits, "-", "_" and "."',
+      '/spec/overrideRules/0/overriders/origin/0/tolerations/1/value: value must be empty when `operator` is \'Exists\'',
+      '/spec/overrideRules/0/overriders/origin/0/tolerations/2/operator: operator must be Exists when `key` is empty, which means "match all values and all keys"',
+      '/spec/overrideRules/0/overriders/origin/0/tolerations/2/effect: effect must be \'NoExecute\' when `tolerationSeconds` is set',
+      '/spec/overrideRules/0/overriders/origin/0/tolerations/2/effect: unsupported effect "Never" (NoSchedule, PreferNoSchedule, NoExecute)',
+    ]);
+  });
+
   it('refuses templates kinitiras cannot render', () => {
     const found = problems([{ apiVersion: API, kind: 'ClusterValidatePolicy', metadata: { name: 't' }, spec: { validateRules: [
       { template: { type: 'condition', condition: { cond: 'Equal', message: 'x', dataRef: { from: 'current', path: '/a' } } } },
