@@ -160,6 +160,14 @@ describe('CUE', () => {
     expect(cueSyntaxError('a: "open')).toBe('string literal not terminated at 1:4');
     expect(cueSyntaxError('}')).toBe('unexpected "}" at 1:1');
   });
+
+  it('finds a name right after a closing brace or bracket on its line, and lets comprehension clauses follow', () => {
+    expect(cueSyntaxError('v: {\n\tif x {\n\t\ta: 1\n\t} invalid cue here\n}')).toBe('missing "," before "invalid" at 4:4');
+    expect(cueSyntaxError('l: [1] foo')).toBe('missing "," before "foo" at 1:8');
+    expect(cueSyntaxError('l: [for k, v in {a: 1} if v > 0 {k}]\nm: {a: 1} & {b: 2}\nn: [[1]][0]\no: {\n}\np: 1')).toBeUndefined();
+    // Every CUE program kinitiras renders from its templates passes.
+    for (const { rendered } of (JSON.parse(readFileSync(new URL('./fixtures/kinitiras-rendered/rendered.json', import.meta.url), 'utf8')) as { templates: Array<{ rendered: string }> }).templates) expect(cueSyntaxError(rendered)).toBeUndefined();
+  });
 });
 
 describe('references to the object (parseAndGetRefValue rows of utils/cue/params_test.go)', () => {

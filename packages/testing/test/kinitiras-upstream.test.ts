@@ -65,7 +65,7 @@ const cases = ROWS.flatMap((row) => variants(row).map((v) => ({ ...v, row, title
 
 describe('k-cloud-labs/pkg rows through the webhook', () => {
   it('are every row ported', () => {
-    expect(ROWS.length).toBe(60);
+    expect(ROWS.length).toBe(65);
   });
 
   it.each(cases)('$title', async ({ row, policies }) => {
