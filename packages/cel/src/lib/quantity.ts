@@ -12,8 +12,14 @@ import type { CelLibrary } from './index.js';
 
 /** A quantity's exact value: `num / 10^scale`. */
 export class Quantity {
-  constructor(readonly num: bigint, readonly scale: number) {}
+  constructor(
+    /** The numerator. */
+    readonly num: bigint,
+    /** The number of decimals: the value is `num / 10^scale`. */
+    readonly scale: number,
+  ) {}
 
+  /** The value as a plain decimal (`0.25`, `1024`); {@link formatQuantity} writes Kubernetes' form. */
   toString(): string {
     if (this.scale === 0) return this.num.toString();
     const neg = this.num < 0n;
@@ -36,7 +42,9 @@ export type QuantityFormat = 'DecimalExponent' | 'BinarySI' | 'DecimalSI';
 
 /** A parsed quantity as resource.Quantity holds it: its value, its format, and its text when ParseQuantity keeps it as canonical. */
 export interface ParsedQuantity {
+  /** The exact value, rounded up to a nano as ParseQuantity rounds it. */
   readonly value: Quantity;
+  /** The format its suffix gives (BinarySI between 0 and 1 becomes DecimalSI). */
   readonly format: QuantityFormat;
   /**
    * Its JSON text (resource.Quantity.MarshalJSON): the text as written where ParseQuantity keeps it as
