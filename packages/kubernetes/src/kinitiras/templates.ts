@@ -7,7 +7,7 @@
  * operations come in the rendered order, each computed from the object as it
  * was before the rule.
  */
-import { parseQuantity, Quantity, type PatchOperation } from '@verdict/core';
+import { parseResourceQuantity, Quantity, scaledValue, type PatchOperation } from '@verdict/core';
 import type { Inventory } from '../inventory.js';
 import { isObject } from '../read.js';
 import { readSelector } from './read.js';
@@ -267,10 +267,16 @@ function resourceOps(t: Json, object: Json): PatchOperation[] {
       if (t['operation'] === 'remove') {
         if (select(object, [...base, part, name]) !== BOTTOM) out.push({ op: 'remove', path: `${at}/${part}/${name}` });
       } else {
-        // convertQuantity: resource.Quantity.Value(), the value rounded up to an integer.
-        const q = parseQuantity(list[name]);
-        if (q === null) throw new Error(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$' (got ${JSON.stringify(list[name])})`);
-        out.push({ op: 'replace', path: `${at}/${part}/${name}`, value: String(Math.ceil(q - 1e-9)) });
+        // convertQuantity: resource.Quantity.Value(), the exact value rounded up to an integer.
+        const raw = list[name];
+        if (typeof raw !== 'string' && typeof raw !== 'number') throw new Error(`a quantity is a string or a number (got ${JSON.stringify(raw)})`);
+        let value: bigint;
+        try {
+          value = scaledValue(parseResourceQuantity(String(raw).trim()).value, 0);
+        } catch (e) {
+          throw new Error(`${(e as Error).message} (got ${JSON.stringify(raw)})`);
+        }
+        out.push({ op: 'replace', path: `${at}/${part}/${name}`, value: String(value) });
       }
     }
   }
