@@ -59,7 +59,7 @@ function select(root: Value, steps: ReadonlyArray<string | number>): Value | typ
 
 const kind = (v: Value): string => (v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v === 'object' ? 'struct' : typeof v);
 
-/** CUE equality of two concrete values (different kinds are unequal; lists and structs element by element). */
+/** `Value.Equals` of two concrete values, as `list.Contains` compares (different kinds are unequal; lists and structs element by element). */
 function cueEqual(a: Value, b: Value): boolean {
   const stack: Array<[Value, Value]> = [[a, b]];
   while (stack.length > 0) {
@@ -81,10 +81,33 @@ function cueEqual(a: Value, b: Value): boolean {
   return true;
 }
 
+/**
+ * CUE 0.4's `a == b`: null equals only null; otherwise both must be of one kind, and not structs ("invalid
+ * operands ... to '=='", which fails the evaluation); lists element by element.
+ */
+function cueEquals(a: Value, b: Value): boolean {
+  const stack: Array<[Value, Value]> = [[a, b]];
+  let equal = true;
+  while (stack.length > 0) {
+    const [x, y] = stack.pop()!;
+    if (x === null || y === null) {
+      equal &&= x === y;
+      continue;
+    }
+    if (kind(x) !== kind(y) || isObject(x)) throw new Error(`invalid operands ${JSON.stringify(x)} and ${JSON.stringify(y)} to '==' (type ${kind(x)} and ${kind(y)})`);
+    if (Array.isArray(x)) {
+      const ys = y as Value[];
+      if (x.length !== ys.length) equal = false;
+      else x.forEach((v, i) => stack.push([v, ys[i]]));
+    } else equal &&= x === y;
+  }
+  return equal;
+}
+
 /** A CUE comparison `a <op> b`; an ordering of other than two numbers or two strings is an error, as in CUE. */
 function compare(a: Value, op: string, b: Value): boolean {
-  if (op === '==') return cueEqual(a, b);
-  if (op === '!=') return !cueEqual(a, b);
+  if (op === '==') return cueEquals(a, b);
+  if (op === '!=') return !cueEquals(a, b);
   const ordered = (typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string');
   if (!ordered) throw new Error(`invalid operands ${JSON.stringify(a)} and ${JSON.stringify(b)} to '${op}' (type ${kind(a)} and ${kind(b)})`);
   const x = a as number | string;
