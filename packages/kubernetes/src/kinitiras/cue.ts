@@ -211,6 +211,19 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-cue-'));
 let n = 0;
 const programs = new Map();
 
+/** \`text\` without the paths that end in \`place\` (a program's folder): each from the space before it. */
+function shorten(text, place) {
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(place); at >= 0; at = text.indexOf(place, from)) {
+    let start = at;
+    while (start > from && !/\\s/.test(text[start - 1])) start--;
+    out += text.slice(from, start);
+    from = at + place.length;
+  }
+  return out + text.slice(from);
+}
+
 async function prepare(output, count) {
   const dir = path.join(root, String(n++));
   fs.mkdirSync(dir);
@@ -220,8 +233,8 @@ async function prepare(output, count) {
   go.argv = ['cue', 'export', ...files, '-e', output, '--out=json'];
   go.env = { PWD: '/' };
   // CUE names a file by its path from the current directory (or its absolute path): messages name it alone.
-  const places = [path.relative(process.cwd(), dir) + path.sep, dir + path.sep];
-  const program = { go, dir, places, files, out: { 1: '', 2: '' }, code: -1, held: [], epoch: 0 };
+  const place = path.basename(root) + path.sep + path.basename(dir) + path.sep;
+  const program = { go, dir, place, files, out: { 1: '', 2: '' }, code: -1, held: [], epoch: 0 };
   go.exit = (code) => { program.code = code; };
   const resume = go._resume.bind(go);
   go._resume = () => within(program, resume);
@@ -290,7 +303,7 @@ async function evaluate(m) {
   within(program, () => { for (const call of program.snapshot.resume) call(guardOf(program)); });
   await exited;
   program.epoch++;
-  const answer = { id: m.id, code: program.code, stdout: program.out[1], stderr: program.places.reduce((text, place) => text.split(place).join(''), program.out[2]) };
+  const answer = { id: m.id, code: program.code, stdout: program.out[1], stderr: shorten(program.out[2], program.place) };
   if (program.instance.exports.mem.buffer.byteLength > MAX_GROWTH * program.snapshot.memory.length) fs.rmSync(program.dir, { recursive: true, force: true });
   else {
     programs.set(shape, program);
