@@ -23,8 +23,10 @@
  * snapshot (copying about 28 MB) and CUE's own work (docs/kinitiras.md has
  * figures).
  */
+import type * as Fs from 'node:fs';
 import type * as FsPromises from 'node:fs/promises';
 import type * as NodeModules from 'node:module';
+import type * as Os from 'node:os';
 import type * as Path from 'node:path';
 import type * as WorkerThreads from 'node:worker_threads';
 import { AdmissionError } from '../errors.js';
@@ -164,7 +166,6 @@ const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const fs = require('node:fs');
 const path = require('node:path');
-const os = require('node:os');
 const PARAMS = 2;
 const KEEP = 2;
 const MAX_GROWTH = 8;
@@ -207,7 +208,8 @@ globalThis.fs = new Proxy(fs, {
 });
 require(workerData.wasmExec);
 const module = workerData.module;
-const root = fs.mkdtempSync(path.join(os.tmpdir(), 'verdict-cue-'));
+// A folder of this worker's own, made (and removed when the worker stops) by the main thread.
+const root = workerData.root;
 let n = 0;
 const programs = new Map();
 
@@ -318,7 +320,6 @@ async function evaluate(m) {
 parentPort.on('message', (m) => {
   evaluate(m).then((answer) => parentPort.postMessage(answer), (e) => parentPort.postMessage({ id: m.id, code: -1, stdout: '', stderr: String(e && e.message || e) }));
 });
-process.on('exit', () => fs.rmSync(root, { recursive: true, force: true }));
 parentPort.postMessage({ ready: true });
 `;
 
@@ -381,6 +382,35 @@ function cueModule(): Promise<CueModule> {
   return compiled;
 }
 
+/** The temporary folder of each worker (a worker stopped while it runs cannot remove its own). */
+const folders = new Map<WorkerLike, string>();
+let removeAtExit: (() => void) | undefined;
+
+/** A new temporary folder for a worker; the folders of workers still running are removed when the process exits. */
+async function workerFolder(): Promise<string> {
+  const [{ mkdtemp }, { rmSync }, { tmpdir }, path] = await Promise.all([
+    nodeModule<typeof FsPromises>('node:fs/promises'),
+    nodeModule<typeof Fs>('node:fs'),
+    nodeModule<typeof Os>('node:os'),
+    nodeModule<typeof Path>('node:path'),
+  ]);
+  if (!removeAtExit) {
+    removeAtExit = () => {
+      for (const folder of folders.values()) rmSync(folder, { recursive: true, force: true });
+    };
+    process.once('exit', removeAtExit);
+  }
+  return mkdtemp(path.join(tmpdir(), 'verdict-cue-'));
+}
+
+/** Stops a worker and removes its folder. */
+async function stopWorker(worker: WorkerLike): Promise<void> {
+  await worker.terminate();
+  const folder = folders.get(worker);
+  folders.delete(worker);
+  if (folder) await (await nodeModule<typeof FsPromises>('node:fs/promises')).rm(folder, { recursive: true, force: true });
+}
+
 /** One worker and the evaluation it runs. */
 interface Slot {
   worker: Promise<WorkerLike>;
@@ -399,8 +429,9 @@ export class CueRunner {
   constructor(readonly workers: number = 1) {}
 
   private async startWorker(): Promise<WorkerLike> {
-    const [{ Worker }, cue] = await Promise.all([nodeModule<typeof WorkerThreads>('node:worker_threads'), cueModule()]);
-    const worker = new Worker(WORKER, { eval: true, workerData: cue }) as unknown as WorkerLike;
+    const [{ Worker }, cue, root] = await Promise.all([nodeModule<typeof WorkerThreads>('node:worker_threads'), cueModule(), workerFolder()]);
+    const worker = new Worker(WORKER, { eval: true, workerData: { ...cue, root } }) as unknown as WorkerLike;
+    folders.set(worker, root);
     worker.unref();
     await new Promise<void>((resolve, reject) => {
       const ready = (message: { ready?: boolean }) => {
@@ -460,7 +491,7 @@ export class CueRunner {
         // A late evaluation cannot be interrupted inside WebAssembly: the worker is stopped, the next request starts another.
         stop();
         this.remove(slot);
-        void worker.terminate();
+        void stopWorker(worker);
         resolve({ ok: false, error: `CUE evaluation exceeded the time limit of ${timeoutMs} ms` });
       }, timeoutMs);
       const stop = () => {
@@ -484,7 +515,7 @@ export class CueRunner {
       const failed = (error: Error) => {
         stop();
         this.remove(slot);
-        void worker.terminate();
+        void stopWorker(worker);
         reject(error);
       };
       worker.on('message', done);
@@ -496,7 +527,10 @@ export class CueRunner {
   /** Stops the workers (a later evaluation starts new ones). */
   async close(): Promise<void> {
     const slots = this.slots.splice(0);
-    await Promise.all(slots.map(async (slot) => (await slot.worker.catch(() => undefined))?.terminate()));
+    await Promise.all(slots.map(async (slot) => {
+      const worker = await slot.worker.catch(() => undefined);
+      if (worker) await stopWorker(worker);
+    }));
   }
 }
 
