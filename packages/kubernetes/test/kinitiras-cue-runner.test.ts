@@ -1,11 +1,14 @@
 /**
  * The runner of kinitiras' CUE (src/kinitiras/cue.ts): programs reused from a snapshot give what a program
  * started from nothing gives, evaluations running together each get their own answer, a runaway program is
- * stopped at its time limit (its worker replaced), and the module edit that exports a module's globals.
+ * stopped at its time limit (its worker replaced), and the worker's edit of a module that exports its globals.
  */
 import { afterAll, describe, expect, it } from 'vitest';
 import { admissionReviewFor, createAdmissionWebhook, type KubernetesObject } from '@verdict/kubernetes';
-import { CueRunner, exportGlobals, type CueRequest } from '../src/kinitiras/cue.js';
+import { CueRunner, EXPORT_GLOBALS, type CueRequest } from '../src/kinitiras/cue.js';
+
+/** The worker's edit of a module, as the worker defines it. */
+const exportGlobals = new Function(`${EXPORT_GLOBALS}\nreturn exportGlobals;`)() as (bytes: Uint8Array) => Uint8Array;
 
 const OVERRIDE = 'object: _ @tag(object)\npatches: [{op: "add", path: "/metadata/labels/copy", value: object.metadata.name}]\n';
 const VALIDATE = 'object: _ @tag(object)\noldObject: _\nvalidate: {\n  if oldObject.metadata.name != _|_ {\n    valid: object.metadata.name == oldObject.metadata.name\n    reason: "renamed from \\(oldObject.metadata.name)"\n  }\n}\n';

