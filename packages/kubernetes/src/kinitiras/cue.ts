@@ -15,11 +15,12 @@
  * worker and starts the CUE command line (a Go program that exits after one
  * command) from nothing for every evaluation: instantiating the module,
  * starting Go's runtime and initializing CUE's packages cost more than most
- * evaluations. Here the module is compiled once per process and handed to
- * every worker (a `WebAssembly.Module` is shared between threads, with the
- * code V8 has optimized so far), and each worker starts a program once and
+ * evaluations. Here the module is compiled once per process, by the first
+ * worker, which hands it to the main thread for the workers after it (a
+ * `WebAssembly.Module` is shared between threads, with the code V8 has
+ * optimized so far), and each worker starts a program once and
  * then reuses it from a snapshot taken when it is started and blocked on
- * its first file access (see WORKER). An evaluation pays for restoring the
+ * its first access to its own files (see WORKER). An evaluation pays for restoring the
  * snapshot (copying about 28 MB) and CUE's own work (docs/kinitiras.md has
  * figures).
  */
