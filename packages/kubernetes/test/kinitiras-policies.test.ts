@@ -147,8 +147,8 @@ describe('validate templates', () => {
 
 describe('CUE', () => {
   it('stops an evaluation at its time limit', async () => {
-    const runner = new CueRunner(1);
-    const result = await runner.evaluate({ source: 'x: 1', params: [], output: 'x' });
+    const runner = new CueRunner();
+    const result = await runner.evaluate({ source: 'x: 1', params: [], output: 'x' }, 1);
     expect(result).toEqual({ ok: false, error: 'CUE evaluation exceeded the time limit of 1 ms' });
     await runner.close();
   }, 60_000);
