@@ -7,6 +7,7 @@
  * input changed between two evaluations is never seen stale.
  */
 import { keyUnits, spendConversion } from './runtime.js';
+import { isForbiddenKey } from './keys.js';
 
 const MAX_INT = 2n ** 63n - 1n;
 const MIN_INT = -(2n ** 63n);
@@ -153,7 +154,7 @@ export function fromCel(value: unknown): unknown {
       set(out);
       for (const [k, item] of v) {
         const key = String(k);
-        if (!isForbidden(key)) work.push({ value: item, set: (x) => (out[key] = x) });
+        if (!isForbiddenKey(key)) work.push({ value: item, set: (x) => (out[key] = x) });
       }
       continue;
     }
@@ -239,10 +240,6 @@ function leafFromCel(value: unknown): unknown {
 
 function needsFromCel(v: unknown): boolean {
   return typeof v === 'bigint' || (v !== null && typeof v === 'object');
-}
-
-function isForbidden(key: string): boolean {
-  return key === '__proto__' || key === 'constructor' || key === 'prototype';
 }
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

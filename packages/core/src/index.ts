@@ -38,6 +38,7 @@ export { PatternError } from './patterns/error.js';
 export { compileTemplate, type CompiledTemplate } from './template.js';
 export { documentSchema, type JsonSchemaDocument } from './schema.js';
 export { closest, didYouMean } from './util/suggest.js';
+export { isForbiddenKey } from './util/object.js';
 export type { DialectContext, IndexHint, MatchDialect, Path, SelectionKey, Selector } from './selectors/types.js';
 export { adapterOfMatchKey } from './selectors/adapter-keys.js';
 export {

@@ -92,6 +92,14 @@ describe('the cost of CEL operators', () => {
     expect(costOf('size(l) > 0', { l: Object.freeze(strings(5_000)) })).toBe(costOf('size(l) > 0', { l: Object.freeze(strings(10)) }));
   });
 
+  it('charges matches, find and findAll as Kubernetes: the characters over ten, times the pattern\'s length over four', () => {
+    const s = 'a'.repeat(20_000);
+    // 1 (the expression) + 1 (the call) + ceil(20,001 / 10) * ceil(length / 4)
+    expect(costOf("s.matches('^a+$')", { s })).toBe(2 + 2_001 * 1);
+    expect(costOf("s.matches('^(a|b|c|d|e|f|g|h)+$')", { s })).toBe(2 + 2_001 * 5);
+    expect(costOf("s.find('b+') == ''", { s })).toBe(2 + 2_001 * 1);
+  });
+
   it('charges functions added through cel.functions by the size of their arguments and result, or their declared cost', () => {
     const echo = { signature: 'echo(string): string', handler: (s: string) => s };
     const s = 'a'.repeat(100_000);
@@ -185,6 +193,14 @@ metadata: {name: c}
     // Within its budget, the same policy reports its violation.
     const small = { object: { name: 'y', items: ['a'] } };
     expect(failingFirst('Ignore').evaluate(small).violations.map((v) => v.rule)).toEqual(['first']);
+  });
+
+  it('cancels an expression whose all() goes on charging past its limit, without charging the evaluation for work never done', () => {
+    // all() absorbs an element's error and charges the next element, which throws again: 300 elements of
+    // 300 units each would count 90,000 units against a limit of 1,000 and an evaluation budget of 20,000.
+    const decision = setup('Fail', { expression: 1_000 }, 20_000).evaluate(input);
+    expect(decision.errors).toEqual([expect.objectContaining({ code: 'RULE_ERROR', rule: 'costly', message: 'rule "costly" failed: operation cancelled: actual cost limit exceeded' })]);
+    expect(decision.cost).toBeLessThan(20_000);
   });
 
   it('stops the whole evaluation when the evaluation budget runs out first', () => {

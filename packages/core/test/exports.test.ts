@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as core from '@verdict/core';
-import { anyGlobMatcher, closest, compileRegex, compileTemplate, didYouMean, globMatcher, isGlob, PolicyLoadError, toVerdictError, VerdictError } from '@verdict/core';
+import { anyGlobMatcher, closest, compileRegex, compileTemplate, didYouMean, globMatcher, isForbiddenKey, isGlob, PolicyLoadError, toVerdictError, VerdictError } from '@verdict/core';
 import { MISSING, renderValue } from '../src/template.js';
 import { load } from './helpers.js';
 
@@ -9,7 +9,7 @@ describe('the public surface of @verdict/core', () => {
     expect(Object.keys(core).sort()).toEqual([
       'ComparisonError', 'ContainerImage', 'DEFAULT_COST_BUDGET', 'NEWEST_KUBERNETES_VERSION', 'PatchTestFailed', 'PatternError', 'PolicyLoadError', 'PolicySet', 'Quantity', 'SelectorError', 'VerdictError', 'adapterOfMatchKey', 'anyGlobMatcher',
       'closest', 'compileCel', 'compileLabelSelector',
-      'compileLogic', 'compilePolicies', 'compileRegex', 'compileTemplate', 'didYouMean', 'diffPatch', 'documentSchema', 'formatLabelSelector', 'formatProblem', 'formatQuantity', 'globMatcher', 'isGlob',
+      'compileLogic', 'compilePolicies', 'compileRegex', 'compileTemplate', 'didYouMean', 'diffPatch', 'documentSchema', 'formatLabelSelector', 'formatProblem', 'formatQuantity', 'globMatcher', 'isForbiddenKey', 'isGlob',
       'labelKeyError', 'labelValueError', 'loadPolicySet', 'matchLabelSelector', 'mergeParameters', 'parseContainerImage', 'parseLabelSelector', 'parsePolicyDocuments', 'parseQuantity', 'parseResourceQuantity', 'scaledValue', 'sourceLocation',
       'toVerdictError', 'validateLabelSelector',
     ]);
@@ -94,6 +94,11 @@ describe('errors', () => {
     expect(toVerdictError(e)).toBe(e);
     expect(VerdictError.forbiddenKey('__proto__', '/a').code).toBe('FORBIDDEN_KEY');
     expect(VerdictError.invalidInput('nope').code).toBe('INVALID_INPUT');
+  });
+
+  it('name the keys that could reach a prototype, one list for every package (isForbiddenKey)', () => {
+    expect(['__proto__', 'constructor', 'prototype'].map(isForbiddenKey)).toEqual([true, true, true]);
+    expect(['proto', '__proto', 'Constructor', 'toString', ''].map(isForbiddenKey)).toEqual([false, false, false, false, false]);
   });
 
   it('PolicyLoadError lists problems in its message and JSON', () => {
