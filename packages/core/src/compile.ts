@@ -8,6 +8,7 @@
 import { DEFAULT_COST_BUDGET } from './budget.js';
 import { PolicyLoadError, VerdictError, type Problem, type ProblemCode } from './errors.js';
 import { validateDocumentShape, type DocumentShape } from './schema.js';
+import { checkInputReads, type InputShape } from './input-reads.js';
 import { LogicCompiler } from './logic/compile.js';
 import { checkMergeRules, type MergeRules } from './merge.js';
 import { sourceLocation, type PolicyDocument } from './parse.js';
@@ -42,7 +43,7 @@ class Loader {
   private readonly broken = new Set<string>();
   private readonly owners;
   private readonly dialects: readonly MatchDialect[];
-  private readonly translation: Translation;
+  readonly translation: Translation;
   private readonly documents: readonly unknown[];
 
   constructor(private readonly given: readonly unknown[], private readonly options: CompileOptions) {
@@ -117,6 +118,11 @@ class Loader {
     });
   }
 
+  /** The input shape a document's reads are checked against: the adapter's, for the user's own documents (not translated ones, whose reads verdict wrote). */
+  private inputShapeFor(i: number): InputShape | undefined {
+    return i < this.given.length ? this.options.inputShape : undefined;
+  }
+
   /** The adapter's checks of its reserved parameters (`checkParameters`), on every parameter set of a constraint or Policy. */
   private checkParameters(doc: PolicyDocument, i: number): void {
     const check = this.options.checkParameters;
@@ -181,7 +187,10 @@ class Loader {
 
   private compileUnit(doc: PolicyDocument, i: number, kind: string): TemplateUnit | undefined {
     const name = (doc['metadata'] as JsonObject)['name'] as string;
-    const source = { kind, name, document: doc, ...(this.options.cel ? { cel: this.options.cel } : {}), ...(this.options.patchTypes ? { patchTypes: this.options.patchTypes } : {}) };
+    const source = {
+      kind, name, document: doc, ...(this.options.cel ? { cel: this.options.cel } : {}), ...(this.options.patchTypes ? { patchTypes: this.options.patchTypes } : {}),
+      ...(this.inputShapeFor(i) ? { inputShape: this.inputShapeFor(i) } : {}),
+    };
     const unit = compileTemplateUnit(doc['spec'] as JsonObject, source, (path, code, message) => this.report(i, path, code, message));
     if (unit) unit.origin = { index: i, object: doc };
     return unit;
@@ -226,6 +235,7 @@ class Loader {
       const chosen: SelectionTrace = deepFreeze({ behavior, matched: [ref], outcome: 'selected' });
       entries.push({ index: j, ref, chosen, match: entryMatch, parameters: raw['parameters'] as JsonObject, variant: variant ?? { parameters: {} } });
     });
+    for (const issue of checkInputReads(this.inputShapeFor(i), env.logic.inputReads)) this.report(i, issue.at, 'UNKNOWN_INPUT_PATH', issue.message);
     const baseReachable = entries.length === 0 || (onNoMatch === 'proceed' && !entries.some((e) => e.match === MATCH_ALL));
     const base = buildVariant(unit, {
       base: baseRaw, override: undefined, merge, where: '', label: entries.length ? 'spec.parameters (used when no parameterSelection entry matches)' : 'spec.parameters', quiet: !baseReachable,
@@ -234,7 +244,7 @@ class Loader {
     warmPatterns(unit, [base, ...entries.map((e) => e.variant)], (path, code, message) => this.report(i, path, code, message));
     const order = (spec['order'] as number | undefined) ?? 0;
     const policy: CompiledPolicy = {
-      ordinal: 0, kind, name, order, enforcementAction, template: unit, match,
+      ordinal: 0, index: i, kind, name, order, enforcementAction, template: unit, match,
       base, behavior, onNoMatch, entries, anyCache: new Map(), document: this.translation.source(i, doc),
       outcomes: deepFreeze({
         noEntries: { behavior, matched: [], outcome: 'no-entries' as const },
@@ -289,5 +299,7 @@ export function compilePolicies(documents: readonly unknown[], options: CompileO
   const policies = loader.policies.sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
   policies.forEach((p, ordinal) => (p.ordinal = ordinal));
   const index = new PolicyIndex(policies.map((item) => ({ item, hints: item.match.hints })));
-  return new PolicySet(policies, index, { target, dialects: options.dialects ?? [], costBudget, limits });
+  // Traces of translated policies name the user's documents (built on the first explained evaluation).
+  const translated = loader.translation.documents.length > documents.length ? loader.translation : undefined;
+  return new PolicySet(policies, index, { target, dialects: options.dialects ?? [], costBudget, limits, ...(translated ? { translation: translated } : {}) });
 }
