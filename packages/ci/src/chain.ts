@@ -18,6 +18,12 @@ export interface LevelExplanation extends LevelAnswer {
   dryRun: boolean;
   /** The runner lists after this level (for a dry-run level: what they would have been). */
   eligibleRunners: { accepted: string[]; rejected: string[] };
+  /**
+   * For a dry-run level, what it would have done as the chain's reason says it
+   * (`dry run (acme): would reject: …`; `""` when there is nothing to report);
+   * `""` for other levels.
+   */
+  report: string;
 }
 
 /** The chain's answer for one valid job. */
@@ -75,10 +81,11 @@ export function runChain(levels: readonly CompiledLevel[], job: Job, inventory: 
     }
     const outcome = runnerOutcome(answer.admission === 'accepted' ? next : runners, inventory);
     const noRunner = answer.admission === 'accepted' && outcome.empty ? noRunnerReason(next, inventory) : undefined;
-    explained.push({ ...answer, level: controller.level, name: controller.name, dryRun: controller.dryRun, eligibleRunners: { accepted: outcome.accepted, rejected: outcome.rejected } });
+    const report = controller.dryRun ? dryRunReason(controller.name, answer, noRunner) : '';
+    explained.push({ ...answer, level: controller.level, name: controller.name, dryRun: controller.dryRun, eligibleRunners: { accepted: outcome.accepted, rejected: outcome.rejected }, report });
 
     if (controller.dryRun) {
-      reasons.push(dryRunReason(controller.name, answer, noRunner));
+      reasons.push(report);
       continue;
     }
     reasons.push(answer.reason);

@@ -123,3 +123,33 @@ export function deriveFields(variables: Readonly<Record<string, string>>): Deriv
   set(fields, 'environment', v('CI_ENVIRONMENT_NAME'));
   return fields;
 }
+
+const OPEN = { type: 'object', additionalProperties: true } as const;
+
+/** `{properties: {a: {}, b: {}}}` for the sub-fields `prefix.a`, `prefix.b` of {@link WELL_KNOWN_VARIABLES}. */
+function fieldsUnder(prefix: string, extra: Record<string, object> = {}): object {
+  const names = Object.keys(WELL_KNOWN_VARIABLES).filter((k) => k.startsWith(`${prefix}.`)).map((k) => k.slice(prefix.length + 1));
+  return { type: 'object', properties: { ...Object.fromEntries(names.map((n) => [n, {}])), ...extra } };
+}
+
+/**
+ * The shape of the job input (`JobInput`), for core's load-time check of the
+ * paths rules, selectors and messages read: `{"var": "job.imag"}` does not
+ * load. `variables` is open (any variable name); the derived fields are the
+ * ones {@link WELL_KNOWN_VARIABLES} lists.
+ */
+export const JOB_INPUT_SHAPE = {
+  title: 'the CI job input',
+  type: 'object',
+  properties: {
+    id: {},
+    tags: { type: 'array', items: {} },
+    untag: { type: 'array', items: {} },
+    variables: OPEN,
+    project: fieldsUnder('project', { groups: { type: 'array', items: {} } }),
+    user: fieldsUnder('user'),
+    job: fieldsUnder('job'),
+    ...Object.fromEntries(Object.keys(WELL_KNOWN_VARIABLES).filter((k) => !k.includes('.')).map((k) => [k, {}])),
+    controller: { type: 'object', properties: { level: {}, name: {}, dryRun: {} } },
+  },
+} as const;

@@ -5,6 +5,7 @@
  */
 import { compileTemplate, loadPolicySet, type EvaluationLimits, type MatchDialect, type PolicySet, type PolicySource } from '@verdict/core';
 import type { JobAdmissionError } from './errors.js';
+import { JOB_INPUT_SHAPE } from './fields.js';
 import { ciMatchDialect } from './match.js';
 import { readRunnerRule } from './runners.js';
 
@@ -48,13 +49,15 @@ function reservedParameterIssues(parameters: Readonly<Record<string, unknown>>):
  * Compiles CI policies (YAML/JSON text, documents, or a compiled set, which is
  * returned as is): the `ci` match dialect is registered and mutations address
  * the job input root (`/tags/-`). Throws core's `PolicyLoadError` listing
- * every problem, including malformed `runners` or `reason` parameters.
+ * every problem, including malformed `runners` or `reason` parameters and
+ * reads of job fields that do not exist (`UNKNOWN_INPUT_PATH`, e.g. `job.imag`).
  */
 export function loadJobPolicies(source: PolicySource, options: LoadJobPoliciesOptions = {}): PolicySet {
   return loadPolicySet(source, {
     ...options.limits,
     dialects: [ciMatchDialect, ...(options.dialects ?? [])],
     mutationTarget: '',
+    inputShape: JOB_INPUT_SHAPE,
     checkParameters: reservedParameterIssues,
     ...(options.source ? { source: options.source } : {}),
   });

@@ -139,6 +139,8 @@ describe('dry-run levels', () => {
     const result = explain(job(5, {}, ['docker']));
     expect(result.response).toEqual({ id: 5, admission: 'accepted', reason: 'dry run (group): would accept (add tags zone_a, restrict runners): zone A user' });
     expect(result.levels[0]!.eligibleRunners).toEqual({ accepted: ['1'], rejected: ['2'] });
+    // Each level's own part of the reason: the dry-run report, and nothing for a level that is not a dry run.
+    expect(result.levels.map((l) => l.report)).toEqual(['dry run (group): would accept (add tags zone_a, restrict runners): zone A user', '']);
   });
 
   it('reports that a dry-run level would leave no runner, without rejecting', () => {

@@ -4,6 +4,7 @@
  * selection.ts run).
  */
 import type { CelOptions } from './languages/cel-context.js';
+import type { InputShape } from './input-reads.js';
 import { VerdictError } from './errors.js';
 import type { MergeRules } from './merge.js';
 import type { PatchType } from './mutate.js';
@@ -33,6 +34,15 @@ export interface CompileOptions {
    * JSON pointer relative to the parameters).
    */
   checkParameters?: (parameters: Readonly<Record<string, unknown>>) => ReadonlyArray<{ path: string; message: string }>;
+  /**
+   * The shape of the input the adapter builds, as a JSON Schema subset
+   * (`properties`, `items`, `additionalProperties: true` where the contents are
+   * open, an optional `title` naming it in messages). A rule, selector (`when`,
+   * `fields`, `labels` paths) or message of the user's documents that reads a path the shape does not have
+   * (`{"var": "job.imag"}`) is an `UNKNOWN_INPUT_PATH` load problem with a
+   * did-you-mean. Reads of `parameters` and `element` are not checked here.
+   */
+  inputShape?: InputShape;
   /** Document vocabularies of an adapter (e.g. Kubernetes ValidatingAdmissionPolicies), turned into core documents before compiling. */
   translators?: readonly DocumentTranslator[];
   /** CEL rules: an adapter's names (profile), added functions and refused libraries (see docs/concepts/cel.md). */

@@ -8,6 +8,7 @@
 import { DEFAULT_COST_BUDGET } from './budget.js';
 import { PolicyLoadError, VerdictError, type Problem, type ProblemCode } from './errors.js';
 import { validateDocumentShape, type DocumentShape } from './schema.js';
+import { checkInputReads, type InputShape } from './input-reads.js';
 import { LogicCompiler } from './logic/compile.js';
 import { checkMergeRules, type MergeRules } from './merge.js';
 import { sourceLocation, type PolicyDocument } from './parse.js';
@@ -117,6 +118,11 @@ class Loader {
     });
   }
 
+  /** The input shape a document's reads are checked against: the adapter's, for the user's own documents (not translated ones, whose reads verdict wrote). */
+  private inputShapeFor(i: number): InputShape | undefined {
+    return i < this.given.length ? this.options.inputShape : undefined;
+  }
+
   /** The adapter's checks of its reserved parameters (`checkParameters`), on every parameter set of a constraint or Policy. */
   private checkParameters(doc: PolicyDocument, i: number): void {
     const check = this.options.checkParameters;
@@ -181,7 +187,10 @@ class Loader {
 
   private compileUnit(doc: PolicyDocument, i: number, kind: string): TemplateUnit | undefined {
     const name = (doc['metadata'] as JsonObject)['name'] as string;
-    const source = { kind, name, document: doc, ...(this.options.cel ? { cel: this.options.cel } : {}), ...(this.options.patchTypes ? { patchTypes: this.options.patchTypes } : {}) };
+    const source = {
+      kind, name, document: doc, ...(this.options.cel ? { cel: this.options.cel } : {}), ...(this.options.patchTypes ? { patchTypes: this.options.patchTypes } : {}),
+      ...(this.inputShapeFor(i) ? { inputShape: this.inputShapeFor(i) } : {}),
+    };
     const unit = compileTemplateUnit(doc['spec'] as JsonObject, source, (path, code, message) => this.report(i, path, code, message));
     if (unit) unit.origin = { index: i, object: doc };
     return unit;
@@ -226,6 +235,7 @@ class Loader {
       const chosen: SelectionTrace = deepFreeze({ behavior, matched: [ref], outcome: 'selected' });
       entries.push({ index: j, ref, chosen, match: entryMatch, parameters: raw['parameters'] as JsonObject, variant: variant ?? { parameters: {} } });
     });
+    for (const issue of checkInputReads(this.inputShapeFor(i), env.logic.inputReads)) this.report(i, issue.at, 'UNKNOWN_INPUT_PATH', issue.message);
     const baseReachable = entries.length === 0 || (onNoMatch === 'proceed' && !entries.some((e) => e.match === MATCH_ALL));
     const base = buildVariant(unit, {
       base: baseRaw, override: undefined, merge, where: '', label: entries.length ? 'spec.parameters (used when no parameterSelection entry matches)' : 'spec.parameters', quiet: !baseReachable,

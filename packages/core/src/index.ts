@@ -7,6 +7,7 @@
  */
 export { parsePolicyDocuments, sourceLocation, type ParseOptions, type PolicyDocument } from './parse.js';
 export { compilePolicies, type CompileOptions, type EvaluationLimits, type InputView, type ParameterSetResolver } from './compile.js';
+export type { InputShape } from './input-reads.js';
 export { DEFAULT_COST_BUDGET } from './budget.js';
 export type { DocumentTranslator, TranslatedDocument, TranslatedUnit, TranslationContext } from './translate.js';
 export { loadPolicySet, type PolicySource } from './load.js';
@@ -18,7 +19,7 @@ export type {
 } from './types.js';
 export { diffPatch, PatchTestFailed, type PatchOperation, type PatchOp, type PatchType } from './mutate.js';
 export {
-  compileLabelSelector, formatLabelSelector, labelKeyError, matchLabelSelector, parseLabelSelector, validateLabelSelector,
+  compileLabelSelector, formatLabelSelector, labelKeyError, labelValueError, matchLabelSelector, parseLabelSelector, validateLabelSelector,
   type CompiledLabelSelector, type LabelSelector, type LabelSelectorOperator, type LabelSelectorRequirement, type Labels, type SelectorIssue,
 } from './labels.js';
 export { mergeParameters, type MergeRules, type MergeStrategy } from './merge.js';
@@ -27,6 +28,7 @@ export { compileCel, type CompiledCel, type CompileCelOptions } from './language
 export type { CelOptions } from './languages/cel-context.js';
 export type { CelConstant, CelFunction, CelOverride, CelType } from '@verdict/cel';
 export { ContainerImage, NEWEST_KUBERNETES_VERSION, parseContainerImage } from '@verdict/cel';
+export { formatQuantity, parseResourceQuantity, Quantity, scaledValue, type ParsedQuantity, type QuantityFormat } from '@verdict/cel';
 export type { CelProfile, FailedValidation } from './languages/cel-rule.js';
 export { ComparisonError } from './logic/compare.js';
 export { parseQuantity } from './quantity.js';
@@ -36,6 +38,7 @@ export { PatternError } from './patterns/error.js';
 export { compileTemplate, type CompiledTemplate } from './template.js';
 export { documentSchema, type JsonSchemaDocument } from './schema.js';
 export { closest, didYouMean } from './util/suggest.js';
+export { isForbiddenKey } from './util/object.js';
 export type { DialectContext, IndexHint, MatchDialect, Path, SelectionKey, Selector } from './selectors/types.js';
 export { adapterOfMatchKey } from './selectors/adapter-keys.js';
 export {

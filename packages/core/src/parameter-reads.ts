@@ -84,38 +84,51 @@ function step(root: JsonObject, nodes: readonly unknown[], segment: string): Ste
 }
 
 /** The closest declared name: by edit distance, or a name that starts the other (`blocked` for `blockedImages`). */
-function suggestion(segment: string, known: readonly string[]): string {
+export function suggestion(segment: string, known: readonly string[]): string {
   const lower = segment.toLowerCase();
   const hit = closest(segment, known) ?? known.find((k) => k.length >= 3 && (lower.startsWith(k.toLowerCase()) || k.toLowerCase().startsWith(lower)));
   return hit === undefined ? '' : `; did you mean "${hit}"?`;
+}
+
+/** Where a path first leaves what `schema` declares: the segment's index and the names declared there; `undefined` when it does not. */
+export function firstUndeclared(schema: JsonObject, path: readonly string[]): { index: number; known: string[] } | undefined {
+  let nodes: unknown[] = [schema];
+  for (let i = 0; i < path.length; i++) {
+    const next = step(schema, nodes, path[i]!);
+    if (next.open) return undefined;
+    if (next.children.length === 0) return { index: i, known: next.known };
+    nodes = next.children;
+  }
+  return undefined;
+}
+
+/** Each read once (the same path read by the same expression counts once). */
+export function distinctReads(reads: readonly ParameterRead[]): ParameterRead[] {
+  const seen = new Set<string>();
+  return reads.filter((read) => {
+    const key = `${read.at}\u0000${read.path.join('\u0000')}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 /** Checks every read; one issue per read of an undeclared name. */
 export function checkParameterReads(schema: unknown, reads: readonly ParameterRead[]): UnknownParameter[] {
   if (!isPlainObject(schema)) return [];
   const issues: UnknownParameter[] = [];
-  const seen = new Set<string>();
-  for (const read of reads) {
-    const key = `${read.at}\u0000${read.path.join('\u0000')}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    let nodes: unknown[] = [schema];
-    for (let i = 0; i < read.path.length; i++) {
-      const segment = read.path[i]!;
-      const next = step(schema, nodes, segment);
-      if (next.open) break;
-      if (next.children.length === 0) {
-        const under = i === 0 ? '' : ` under parameters.${read.path.slice(0, i).join('.')}`;
-        const declared = next.known.length ? ` (declared: ${next.known.join(', ')})` : '';
-        issues.push({
-          at: read.at,
-          message: `reads parameters.${read.path.join('.')}, but parametersSchema declares no "${segment}"${under}${suggestion(segment, next.known)}${declared}; ` +
-            'declare it in parametersSchema, or set additionalProperties: true there to allow names it does not list',
-        });
-        break;
-      }
-      nodes = next.children;
-    }
+  for (const read of distinctReads(reads)) {
+    const found = firstUndeclared(schema, read.path);
+    if (!found) continue;
+    const { index: i, known } = found;
+    const segment = read.path[i]!;
+    const under = i === 0 ? '' : ` under parameters.${read.path.slice(0, i).join('.')}`;
+    const declared = known.length ? ` (declared: ${known.join(', ')})` : '';
+    issues.push({
+      at: read.at,
+      message: `reads parameters.${read.path.join('.')}, but parametersSchema declares no "${segment}"${under}${suggestion(segment, known)}${declared}; ` +
+        'declare it in parametersSchema, or set additionalProperties: true there to allow names it does not list',
+    });
   }
   return issues;
 }

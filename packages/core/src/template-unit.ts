@@ -7,10 +7,11 @@ import { unitCel, type CelOptions, type CelParameterRead, type UnitCel } from '.
 import { celCondition, celEvaluator, celFn, type CelContext } from './languages/cel-rule.js';
 import type { Report } from './languages/report.js';
 import { LogicCompiler, LogicError, type CelHook, type PatternSite } from './logic/compile.js';
-import { parameterRead, type ParameterRead } from './logic/reads.js';
+import { inputRead, parameterRead, type ParameterRead } from './logic/reads.js';
 import type { Fn } from './logic/scope.js';
 import { compilePatch, jsonPatchOperations, PatchCompileError, type CompiledPatchOp, type PatchType } from './mutate.js';
 import { checkParameterReads } from './parameter-reads.js';
+import { checkInputReads, type InputShape } from './input-reads.js';
 import { compileParametersSchema, type ParametersValidator } from './schema.js';
 import { compileTemplate, type CompiledTemplate } from './template.js';
 import { escapePointerSegment, isPlainObject, parsePathNotation, type JsonObject } from './util/object.js';
@@ -90,6 +91,8 @@ export interface UnitSource {
   cel?: CelOptions;
   /** Patch types of computed mutations besides the built-in `JSONPatch` (see `CompileOptions.patchTypes`). */
   patchTypes?: Readonly<Record<string, PatchType>>;
+  /** The adapter's input shape, when the document is the user's own (see `CompileOptions.inputShape`). */
+  inputShape?: InputShape;
 }
 
 /** Compiles the logic half (schema, definitions, validate, mutate) of a PolicyTemplate or Policy. */
@@ -147,7 +150,7 @@ export function compileTemplateUnit(spec: JsonObject, id: UnitSource, report: Re
       const literal = cel.context.profile?.literalMessages === true;
       message = compileTemplate(literal ? '' : ((rule['message'] as string | undefined) ?? ''));
       if (literal && typeof rule['message'] === 'string') literalMessage = rule['message'];
-      templateReads(message, `${where}/message`, logic.parameterReads);
+      templateReads(message, `${where}/message`, logic);
     } catch (error) {
       problem(`${where}/message`, 'INVALID_TEMPLATE', (error as Error).message);
     }
@@ -183,7 +186,7 @@ export function compileTemplateUnit(spec: JsonObject, id: UnitSource, report: Re
     let patch: CompiledPatchOp[] | undefined;
     try {
       patch = compilePatch(rule['patch'] as unknown[], `${where}/patch`);
-      patchReads(rule['patch'], `${where}/patch`, logic.parameterReads);
+      patchReads(rule['patch'], `${where}/patch`, logic);
     } catch (error) {
       problem(error instanceof PatchCompileError ? error.path : `${where}/patch`, 'INVALID_PATCH', (error as Error).message);
     }
@@ -201,6 +204,7 @@ export function compileTemplateUnit(spec: JsonObject, id: UnitSource, report: Re
   unit.patternSites = logic.patternSites;
   if (!cel.context.profile) logic.parameterReads.push(...cel.parameterReads);
   for (const issue of checkParameterReads(spec['parametersSchema'], logic.parameterReads)) problem(issue.at, 'UNKNOWN_PARAMETER', issue.message);
+  for (const issue of checkInputReads(id.inputShape, logic.inputReads)) problem(issue.at, 'UNKNOWN_INPUT_PATH', issue.message);
   return problems === 0 ? unit : undefined;
 }
 
@@ -218,16 +222,18 @@ function computedPatch(rule: JsonObject, where: string, at: { cel: UnitCel; sour
   return c && { value: celFn(cel.context, c), patchType };
 }
 
-/** The `{{parameters.…}}` reads of a message or patch-value template. */
-function templateReads(template: CompiledTemplate, at: string, reads: ParameterRead[]): void {
+/** The reads of a message or patch-value template: `{{parameters.…}}` and, for the input shape, the others. */
+function templateReads(template: CompiledTemplate, at: string, reads: { parameterReads: ParameterRead[]; inputReads: ParameterRead[] }): void {
   for (const path of template.paths) {
     const read = parameterRead(path, at);
-    if (read) reads.push(read);
+    if (read) reads.parameterReads.push(read);
+    const input = read ? undefined : inputRead(path, at);
+    if (input) reads.inputReads.push(input);
   }
 }
 
 /** The template reads of every string in a (compiled, so well-formed) patch list. */
-function patchReads(value: unknown, at: string, reads: ParameterRead[]): void {
+function patchReads(value: unknown, at: string, reads: { parameterReads: ParameterRead[]; inputReads: ParameterRead[] }): void {
   if (typeof value === 'string') {
     if (value.includes('{{')) templateReads(compileTemplate(value), at, reads);
   } else if (Array.isArray(value)) value.forEach((v, i) => patchReads(v, `${at}/${i}`, reads));

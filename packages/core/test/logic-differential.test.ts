@@ -21,7 +21,9 @@
  *   (null, missing, NaN, booleans, lists, objects, a non-numeric string against a
  *   number) throws instead of answering (`null <= 16` is true in JavaScript). The
  *   reference is a second json-logic-js instance whose four comparisons throw in
- *   exactly those cases and otherwise compute what json-logic-js 2.0.5 computes.
+ *   exactly those cases and otherwise compute what json-logic-js 2.0.5 computes;
+ * - `in` over a missing or null value throws the same way (a match on a missing
+ *   value has no answer, so `{"!": {"in": …}}` cannot pass on a typo).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -65,6 +67,11 @@ function strictComparisonReference(): typeof jsonLogic {
   add('>=', (a, b) => (check(a, b), (a as number) >= (b as number)));
   add('<', (a, b, c) => (check(a, b), c === undefined ? (a as number) < (b as number) : (a as number) < (b as number) && (check(b, c), (b as number) < (c as number))));
   add('<=', (a, b, c) => (check(a, b), c === undefined ? (a as number) <= (b as number) : (a as number) <= (b as number) && (check(b, c), (b as number) <= (c as number))));
+  // `in` looks for a value: a missing or null one has no answer (core's match rule), the rest is json-logic-js 2.0.5's.
+  add('in', (a, b) => {
+    if (a === null || a === undefined) throw new Error('no answer for a missing value');
+    return !b || typeof (b as { indexOf?: unknown }).indexOf === 'undefined' ? false : (b as unknown[]).indexOf(a) !== -1;
+  });
   return instance;
 }
 

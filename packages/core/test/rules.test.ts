@@ -96,7 +96,9 @@ describe('verdict operations', () => {
   it('starts_with and ends_with accept one affix or a list', () => {
     expect(apply({ starts_with: ['gcr.io/app', ['quay.io/', 'gcr.io/']] })).toBe(true);
     expect(apply({ ends_with: ['app:latest', ':latest'] })).toBe(true);
-    expect(apply({ starts_with: [null, 'x'] })).toBe(false);
+    // A missing or null value has no answer (docs/concepts/rules.md, "Matches on a missing value").
+    expect(() => apply({ starts_with: [null, 'x'] })).toThrow('"starts_with" has no answer: the value it tests is null');
+    expect(apply({ starts_with: ['x', null] })).toBe(false); // a missing prefix list holds nothing
   });
 
   it('get reads keys that contain dots, and paths given as segment lists', () => {

@@ -111,6 +111,23 @@ function parameterSets(translated: Translated, document: object, lookup: ParamLo
   };
 }
 
+const OPEN = { type: 'object', additionalProperties: true } as const;
+
+/**
+ * The top of the admission input (`AdmissionInput`, docs/kubernetes.md), for
+ * core's load-time check of the paths the user's rules, selectors and messages
+ * read: `{"var": "objcet.spec"}` does not load. Only the top is known: the
+ * contents of `object`, `oldObject` and the other fields are open.
+ */
+const ADMISSION_INPUT_SHAPE = {
+  title: 'the admission input',
+  type: 'object',
+  properties: Object.fromEntries([
+    'uid', 'kind', 'apiVersion', 'resource', 'subResource', 'requestKind', 'requestResource', 'requestSubResource', 'operation', 'name', 'namespace',
+    'scope', 'labels', 'annotations', 'namespaceLabels', 'userInfo', 'object', 'oldObject', 'options', 'dryRun', 'inventory',
+  ].map((key) => [key, OPEN])),
+} as const;
+
 /**
  * Loads policies for Kubernetes inputs: YAML/JSON text, parsed documents, or a
  * compiled set (returned as is when it patches `/object`). Compiles with
@@ -143,6 +160,7 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
     ...options.limits,
     dialects: [kubernetesDialect, kinitirasDialect],
     mutationTarget: MUTATION_TARGET,
+    inputShape: ADMISSION_INPUT_SHAPE,
     translators: [translator, kinitirasTranslator(kinitiras)],
     cel: { profile: (template) => (kinitiras.templates.has(template.document) ? kinitiras.profile() : profile(translated, template, kubernetesVersion)) },
     patchTypes: {

@@ -61,3 +61,25 @@ describe('kubernetes match keys without the dialect', () => {
     }
   });
 });
+
+describe('paths of the admission input', () => {
+  const policy = (path: string) => `apiVersion: verdict.dev/v1
+kind: Policy
+metadata: {name: p}
+spec:
+  validate: [{name: r, rule: {"!": {in: [{var: ${path}}, [kube-system]]}}, message: m}]
+`;
+
+  it('refuses a misspelt top-level field at load, with a did-you-mean', () => {
+    expect(loadError(() => loadKubernetesPolicies(policy('objcet.metadata.namespace'), { source: 'p.yaml' })).problems).toEqual([expect.objectContaining({
+      code: 'UNKNOWN_INPUT_PATH', path: '/spec/validate/0/rule/!/in/0/var', source: 'p.yaml', line: 5,
+      message: expect.stringMatching(/^reads objcet\.metadata\.namespace, but the admission input has no "objcet"; did you mean "object"\? \(it has: uid, kind, /),
+    })]);
+  });
+
+  it('leaves the contents of the object and the other top-level fields open', () => {
+    for (const path of ['object.metadata.namespace', 'oldObject.spec.anything', 'namespace', 'userInfo.username', 'namespaceLabels.team', 'kind.kind']) {
+      expect(() => loadKubernetesPolicies(policy(path)), path).not.toThrow();
+    }
+  });
+});

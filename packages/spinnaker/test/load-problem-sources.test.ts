@@ -34,3 +34,34 @@ describe('spinnaker match keys without the dialect', () => {
     }
   });
 });
+
+describe('paths of the resource input', () => {
+  const policy = (path: string) => `
+kind: SpinnakerPermissions
+metadata: {name: p}
+spec:
+  match: {when: {starts_with: [{var: ${path}}, prod-]}}
+  parameters: {permissions: {READ: [ops]}}
+`;
+
+  it('refuses a misspelt resource field at load, with a did-you-mean', () => {
+    try {
+      policyPermissionSource(policy('resource.nmae'), { source: 'fiat.yaml' });
+      expect.unreachable('expected a PolicyLoadError');
+    } catch (error) {
+      expect((error as PolicyLoadError).problems).toEqual([expect.objectContaining({
+        code: 'UNKNOWN_INPUT_PATH', path: '/spec/match/when/starts_with/0/var', line: 5,
+        message: 'reads resource.nmae, but the Spinnaker resource input has no "nmae" under resource; did you mean "name"? (it has: type, name, attributes, permissions)',
+      })]);
+    }
+  });
+
+  it('accepts the fields the resource input has, and any attribute', () => {
+    for (const path of ['resource.name', 'resource.type', 'resource.attributes.cloudProviders', 'resource.permissions.READ']) {
+      expect(() => policyPermissionSource(policy(path)), path).not.toThrow();
+    }
+    const source = policyPermissionSource(policy('resource.name'));
+    expect(source.explain({ type: 'application', name: 'prod-api' }).contributions.map((c) => c.policy)).toEqual(['p']);
+    expect(source.explain({ type: 'application', name: 'dev-api' }).contributions).toEqual([]);
+  });
+});

@@ -67,6 +67,16 @@ export function checkPatch(outcome: Outcome, expected: false | readonly PatchExp
     };
     return trace === undefined ? result : { ...result, trace };
   }
+  if (outcome.patch === undefined) {
+    const none = `a ${answerName(outcome)} carries no patch`;
+    const result: CheckResult = {
+      pass: false, expectation: `patch ${expected.map((e) => e.path).join(', ')}`,
+      message: `expected the patch to contain ${expected.map(describePatch).join(' and ')}, but ${none}`,
+      negatedMessage: `expected the patch not to contain ${expected.map(describePatch).join(' and ')}, and ${none}`,
+      expected: expected.map((e) => ({ ...e })), actual: undefined,
+    };
+    return trace === undefined ? result : { ...result, trace };
+  }
   const missing = expected.filter((e) => !findPatch(ops, e, equals));
   const result: CheckResult = {
     pass: missing.length === 0,

@@ -27,9 +27,12 @@ export interface Outcome {
    * `reason` of a rejected job or a refused permission.
    */
   denials: string[];
-  /** `[policy] message` warnings (decisions, `response.warnings`). */
+  /** `[policy] message` warnings (decisions, `response.warnings`); a CI job's dry-run reports (`dry run (acme): would reject: …`). */
   warnings: string[];
-  /** RFC 6902 operations (decoded from base64 for admission responses); `undefined` when the answer cannot carry one. */
+  /**
+   * RFC 6902 operations (decoded from base64 for admission responses; a CI job's tag changes as `add /tags/-` and
+   * `add /untag/-` on the job input); `undefined` when the answer cannot carry one.
+   */
   patch?: PatchOperation[];
   /** The decision behind the answer, when known: it holds the trace (`toSelectParameters` needs it). */
   decision?: Decision;
@@ -89,14 +92,49 @@ function admissionOutcome(answer: unknown, response: Record<string, unknown>, de
   return out;
 }
 
-function ciOutcome(answer: unknown, job: Record<string, unknown>, decision?: Decision): Outcome {
+/**
+ * A CI answer's tag changes as the operations a policy writes for them on the
+ * job input: `add /tags/- = <tag>` for each added tag, `add /untag/- = <tag>`
+ * for each removed one (a policy's `remove /tags/N` included). The answer's
+ * net change is what the chain did, dry-run levels left out.
+ */
+function tagPatch(tags: CiAnswer['tags']): PatchOperation[] {
+  const names = (list: unknown): string[] => (Array.isArray(list) ? list.filter((t): t is string => typeof t === 'string') : []);
+  return [
+    ...names(tags?.add).map((value): PatchOperation => ({ op: 'add', path: '/tags/-', value })),
+    ...names(tags?.remove).map((value): PatchOperation => ({ op: 'add', path: '/untag/-', value })),
+  ];
+}
+
+const DRY_RUN = /^dry run \(.*?\): would /;
+
+/**
+ * The warnings of a CI answer. With the chain's levels known (a
+ * `JobExplanation`): each dry-run level's report and the warn-enforced
+ * messages of the others. From the bare answer: each `dry run (<level>): would
+ * …` report in its reason, up to the next one.
+ */
+function ciWarnings(reason: string | undefined, levels: readonly Record<string, unknown>[] | undefined): string[] {
+  if (levels) {
+    return levels.flatMap((level) => {
+      if (level['dryRun'] === true) return typeof level['report'] === 'string' && level['report'] !== '' ? [level['report']] : [];
+      const decision = level['decision'];
+      return isDecision(decision) ? decision.warnings : [];
+    });
+  }
+  return reason === undefined ? [] : reason.split(/; (?=dry run \()/).filter((part) => DRY_RUN.test(part));
+}
+
+function ciOutcome(answer: unknown, job: Record<string, unknown>, decision?: Decision, levels?: readonly Record<string, unknown>[]): Outcome {
   const accepted = job['admission'] === 'accepted';
   const reason = typeof job['reason'] === 'string' ? job['reason'] : undefined;
   const ci: CiAnswer = { admission: String(job['admission']) };
   if (reason !== undefined) ci.reason = reason;
   if (isObject(job['tags'])) ci.tags = job['tags'] as CiAnswer['tags'] & object;
   if (isObject(job['runners'])) ci.runners = job['runners'] as CiAnswer['runners'] & object;
-  const out: Outcome = { kind: 'ci', allowed: accepted, denials: !accepted && reason ? [reason] : [], warnings: [], ci, answer };
+  const out: Outcome = {
+    kind: 'ci', allowed: accepted, denials: !accepted && reason ? [reason] : [], warnings: ciWarnings(reason, levels), patch: tagPatch(ci.tags), ci, answer,
+  };
   if (reason !== undefined) out.reason = reason;
   if (decision) out.decision = decision;
   return out;
@@ -115,7 +153,8 @@ function permissionOutcome(answer: Record<string, unknown>, decision?: Decision)
  * Normalises any answer verdict produces. Recognises, in order: an Outcome,
  * a core Decision, an AdmissionReview (or a bare AdmissionResponse with
  * `uid`), a CI job response (`admission`; a one-element list is unwrapped),
- * and a permission answer (`{allowed, reason}`). `decision` attaches the
+ * a CI `JobExplanation` (`createJobAdmission(…).explain(job)`: its response,
+ * with the levels' warnings), and a permission answer (`{allowed, reason}`). `decision` attaches the
  * decision behind an adapter's answer. Throws a TypeError for anything else.
  */
 export function toOutcome(answer: unknown, decision?: Decision): Outcome {
@@ -127,6 +166,10 @@ export function toOutcome(answer: unknown, decision?: Decision): Outcome {
     if (value['kind'] === 'AdmissionReview' && isObject(value['response'])) return admissionOutcome(answer, value['response'], decision);
     if (typeof value['uid'] === 'string' && typeof value['allowed'] === 'boolean') return admissionOutcome(answer, value, decision);
     if (value['admission'] === 'accepted' || value['admission'] === 'rejected') return ciOutcome(answer, value, decision);
+    const response = value['response'];
+    if (isObject(response) && (response['admission'] === 'accepted' || response['admission'] === 'rejected') && Array.isArray(value['levels'])) {
+      return ciOutcome(response, response, decision, value['levels'].filter(isObject));
+    }
     if (typeof value['allowed'] === 'boolean') return permissionOutcome(value, decision);
   }
   throw new TypeError(

@@ -71,3 +71,13 @@ export function tempTree(files: Record<string, string>): { dir: string; cleanup:
   }
   return { dir, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
+
+/** The message vitest would print for a failing assertion. */
+export function failure(assertion: () => void): string {
+  try {
+    assertion();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('the assertion passed');
+}

@@ -2,23 +2,13 @@ import '@verdict/testing/vitest';
 import { describe, expect, it } from 'vitest';
 import { evaluateInput, toOutcome } from '@verdict/testing';
 import { admissionReviewFor, createAdmissionWebhook, toAdmissionInput } from '@verdict/kubernetes';
-import { MEMORY_POLICIES, memoryPolicies, pod } from './helpers.js';
+import { failure, MEMORY_POLICIES, memoryPolicies, pod } from './helpers.js';
 
 function setup() {
   const policies = memoryPolicies();
   const evaluate = (memory: string, team = 'web', labels: Record<string, string> | null = { team: 'x', owner: 'y' }) =>
     policies.evaluate({ object: pod(memory, labels ?? undefined), namespaceLabels: { team } });
   return { policies, evaluate };
-}
-
-/** The message vitest would print for a failing assertion. */
-function failure(assertion: () => void): string {
-  try {
-    assertion();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('the assertion passed');
 }
 
 describe('toBeAllowed', () => {

@@ -104,17 +104,29 @@ spec:
   parameters: {reason: "user is in zone a"}
   mutate: [{name: retag, patch: [{op: add, path: /tags/-, value: zone_a}]}]
 `;
+const CI_GROUP = `
+apiVersion: verdict.dev/v1
+kind: Policy
+metadata: {name: protected-deploys}
+spec:
+  match: {variables: "CI_ENVIRONMENT_NAME=production"}
+  validate: [{name: protected, rule: {"==": [{var: refProtected}, true]}, message: "deploys must run on a protected ref"}]
+`;
 const CI_SUITE = `
 apiVersion: verdict.dev/v1
 kind: Suite
 ci:
   chain:
     - {level: project, policies: [project.yaml]}
+    - {level: group, name: audit, dryRun: true, policies: [group.yaml]}
     - {level: instance, policies: [instance.yaml]}
 cases:
   - name: alice's job is retagged
     input: {id: 1, variables: {CI_PROJECT_PATH: allowed/app, GITLAB_USER_LOGIN: alice}, tags: [docker]}
-    expect: {admission: accepted, tags: {add: [zone_a]}, reason: zone a, parameters: {zone-a: {reason: user is in zone a}}}
+    expect: {admission: accepted, tags: {add: [zone_a]}, reason: zone a, parameters: {zone-a: {reason: user is in zone a}}, patch: [{path: /tags/-, value: zone_a}], warnings: false}
+  - name: a dry-run group level warns what it would reject
+    input: {id: 3, variables: {CI_PROJECT_PATH: allowed/app, GITLAB_USER_LOGIN: bob, CI_ENVIRONMENT_NAME: production}, tags: []}
+    expect: {admission: accepted, warnings: ["dry run (audit): would reject: deploys must run on a protected ref"], patch: false}
   - name: other projects are rejected
     input: [{id: 2, variables: {CI_PROJECT_PATH: other/app, GITLAB_USER_LOGIN: bob}, tags: []}]
     expect: {allowed: false, reason: other/app may not use}
@@ -172,10 +184,10 @@ describe('suites with adapter inputs', () => {
     expect(summaryLine(report)).toBe('7 passed, 0 failed');
   });
 
-  it('runs CI jobs through a controller chain and checks admission, tags, reason and parameters', async () => {
-    const report = await run({ 'project.yaml': CI_PROJECT, 'instance.yaml': CI_INSTANCE, 'ci.verdict.yaml': CI_SUITE });
+  it('runs CI jobs through a controller chain and checks admission, tags, reason, parameters, patch and dry-run warnings', async () => {
+    const report = await run({ 'project.yaml': CI_PROJECT, 'group.yaml': CI_GROUP, 'instance.yaml': CI_INSTANCE, 'ci.verdict.yaml': CI_SUITE });
     expect(failures(report)).toEqual([]);
-    expect(report.suites[0]!.cases.map((c) => c.adapter)).toEqual(['ci', 'ci']);
+    expect(report.suites[0]!.cases.map((c) => c.adapter)).toEqual(['ci', 'ci', 'ci']);
     expect(report.suites[0]!.cases[0]!.answer).toEqual({ id: 1, admission: 'accepted', tags: { add: ['zone_a'], remove: [] }, reason: 'user is in zone a' });
   });
 

@@ -14,8 +14,10 @@ export function describeAnswer(outcome: Outcome, adapter: string, s: Style): str
   const lines = [`${verdictWord(outcome, s)} ${s.dim(`(${where})`)}`];
   for (const d of outcome.denials) lines.push(`  ${s.bad('✗')} ${d}`);
   if (outcome.allowed && outcome.reason) lines.push(`  reason: ${outcome.reason}`);
-  for (const w of outcome.warnings) lines.push(`  ${s.warn('!')} ${w}`);
-  for (const op of outcome.patch ?? []) lines.push(`  patch: ${op.op} ${op.path}${'value' in op ? ` = ${inline(op.value, 120)}` : ''}`);
+  // A CI job's warnings (dry-run reports) are in its reason, and its patch is its tag changes, shown below.
+  const ci = outcome.kind === 'ci';
+  for (const w of ci ? [] : outcome.warnings) lines.push(`  ${s.warn('!')} ${w}`);
+  for (const op of ci ? [] : (outcome.patch ?? [])) lines.push(`  patch: ${op.op} ${op.path}${'value' in op ? ` = ${inline(op.value, 120)}` : ''}`);
   const tags = outcome.ci?.tags;
   if (tags?.add?.length) lines.push(`  tags added: ${tags.add.join(', ')}`);
   if (tags?.remove?.length) lines.push(`  tags removed: ${tags.remove.join(', ')}`);

@@ -7,7 +7,7 @@
  * are never reached through the prototype chain; ordering comparisons over a
  * missing or unordered value have no answer instead of `null <= 16` (compare.ts).
  */
-import { compileComparison } from './compare.js';
+import { compileComparison, describeOperand, present } from './compare.js';
 import { truthy, type Fn, type Scope } from './scope.js';
 
 export type Args = readonly Fn[];
@@ -126,7 +126,11 @@ export const EAGER: Record<string, (args: Args, nodes: readonly unknown[]) => Fn
     s.meter.spend(merged.length);
     return merged;
   },
-  in: (args) => binary(args, (a, b) => (d, s) => inList(a(d, s), b(d, s), s)),
+  // The value looked for has no answer when missing or null (compare.ts `present`); a missing list or string holds nothing.
+  in: (args, nodes) => {
+    const source = describeOperand(nodes[0]);
+    return binary(args, (a, b) => (d, s) => inList(present('in', a(d, s), source), b(d, s), s));
+  },
   cat: (args) => (d, s) => spentText(evalArgs(args, d, s).join(''), s),
   substr: (args) => (d, s) => {
     const [source, start, end] = evalArgs(args, d, s) as [unknown, number, number];

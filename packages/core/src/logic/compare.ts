@@ -38,8 +38,23 @@ function flaw(value: unknown, other: unknown, source: string): string | undefine
   return `${source} is ${Array.isArray(value) ? 'a list' : isPlainObject(value) ? 'an object' : `a ${typeof value}`}, which has no order`;
 }
 
-function fail(op: ComparisonOp, reason: string): never {
+function fail(op: string, reason: string): never {
   throw new ComparisonError('EVALUATION', `"${op}" has no answer: ${reason}; guard the value (e.g. {"and": [{"exists": …}, …]}) or give a default ({"var": [path, default]})`);
+}
+
+/**
+ * The matches (`glob`, `regex`, `starts_with`, `ends_with`, `in`) follow the
+ * same rule for the value they test: a missing or null value has no answer
+ * (else `{"!": {"glob": ["*:latest", {"var": "job.imag"}]}}` passes on a
+ * typo). A missing pattern or list still matches nothing, like an empty one.
+ * Throws {@link ComparisonError} naming the value's path; returns the value otherwise.
+ */
+export function present(op: string, value: unknown, source: string): unknown {
+  if (value === null || value === undefined) {
+    const what = value === null ? 'null' : 'undefined';
+    fail(op, source === what ? `the value it tests is ${what}` : `${source} is ${what} (missing)`);
+  }
+  return value;
 }
 
 /** An operand's value and how it reads in a message. */

@@ -7,7 +7,7 @@ import { escapePointerSegment, isPlainObject, parsePathNotation, preview } from 
 import { didYouMean } from '../util/suggest.js';
 import { compileAnd, compileIf, compileIteration, compileOr, EAGER, evalArgs, ITERATION_OPS, spentText, withExtras } from './builtins.js';
 import { CONSTANTS, constant, EXTENSIONS, isConstant } from './extensions.js';
-import { parameterRead, type ParameterRead } from './reads.js';
+import { inputRead, parameterRead, type ParameterRead } from './reads.js';
 import { makeRootReader, makeWalker, pathExists, rootExists, rootObject, type Fn, type Scope } from './scope.js';
 
 export type Mode = 'root' | 'item';
@@ -58,6 +58,11 @@ export class LogicCompiler {
    * compiled for the same template push their reads here too.
    */
   readonly parameterReads: ParameterRead[] = [];
+  /**
+   * Every other root-scope path written out (`job.image`, `object.spec`), for
+   * the load-time check against an adapter's input shape (`inputShape`).
+   */
+  readonly inputReads: ParameterRead[] = [];
   private readonly compiled = new Map<string, Fn>();
   private readonly compiling = new Set<string>();
 
@@ -151,8 +156,15 @@ export class LogicCompiler {
   /** Records a read of a written-out root path (dotted string or number) when it is below `parameters`. */
   private noteRead(path: unknown, at: string, extra: readonly string[] = []): void {
     if (typeof path !== 'string') return;
-    const read = parameterRead([...path.split('.'), ...extra], at);
-    if (read) this.parameterReads.push(read);
+    this.noteSegments([...path.split('.'), ...extra], at);
+  }
+
+  /** Files a root-scope read under the parameters or the input. */
+  private noteSegments(segments: readonly string[], at: string): void {
+    const read = parameterRead(segments, at) ?? inputRead(segments, at);
+    if (!read) return;
+    if (read.path === segments) this.inputReads.push(read);
+    else this.parameterReads.push(read);
   }
 
   /** `missing` / `missing_some` with keys written out. */
@@ -174,7 +186,7 @@ export class LogicCompiler {
     const path = Array.isArray(raw) ? raw[0] : raw;
     const key = CONSTANTS.get(args[1]!);
     const segments = Array.isArray(key) ? key.map(String) : [String(key)];
-    if (typeof path === 'string' && path.split('.')[0] === 'parameters') this.noteRead(path, at, segments);
+    if (typeof path === 'string' && path !== '') this.noteRead(path, at, segments);
   }
 
   private compileVar(args: Fn[], mode: Mode): Fn {
@@ -226,8 +238,7 @@ export class LogicCompiler {
 
   private compileInput(list: unknown[], at: string): Fn {
     const segments = this.constantPath(list[0], 'input', at);
-    const parameter = parameterRead(segments, at);
-    if (parameter) this.parameterReads.push(parameter);
+    this.noteSegments(segments, at);
     const dflt = list[1] === undefined ? undefined : this.compile(list[1], 'root', `${at}/1`);
     const read = makeRootReader(segments);
     if (!dflt) return (_d, s) => read(s, null);
@@ -239,8 +250,7 @@ export class LogicCompiler {
 
   private compileExists(list: unknown[], mode: Mode, at: string): Fn {
     const segments = this.constantPath(list[0], 'exists', at);
-    const read = mode === 'root' ? parameterRead(segments, at) : undefined;
-    if (read) this.parameterReads.push(read);
+    if (mode === 'root') this.noteSegments(segments, at);
     return mode === 'root' ? (_d, s) => rootExists(s, segments) : (d) => pathExists(d, segments);
   }
 

@@ -9,6 +9,7 @@ import { compileRegex } from '../patterns/regex.js';
 import { parseQuantity } from '../quantity.js';
 import { isPlainObject, ownGet } from '../util/object.js';
 import { spentText } from './builtins.js';
+import { describeOperand, present } from './compare.js';
 import { parseImageReference } from './image.js';
 import { makeWalker, truthy, type Fn, type Scope } from './scope.js';
 
@@ -56,8 +57,19 @@ function arg(args: Args, i: number): Fn {
   return args[i] ?? constant(undefined);
 }
 
+/**
+ * The value a match tests (`glob`'s second argument, `starts_with`'s first, …):
+ * missing or null, it has no answer (see `present` in compare.ts), so no
+ * negation can turn a typo in its path into a pass.
+ */
+export function tested(op: string, fn: Fn | undefined, node: unknown): Fn {
+  const source = describeOperand(node);
+  if (!fn) return () => present(op, undefined, source);
+  return (d, s) => present(op, fn(d, s), source);
+}
+
 /** Extension operations that take evaluated arguments. `Error`s thrown here become load problems. */
-export const EXTENSIONS: Record<string, (args: Args) => Fn> = {
+export const EXTENSIONS: Record<string, (args: Args, nodes: readonly unknown[]) => Fn> = {
   quantity: (args) => {
     const a = arg(args, 0);
     if (isConstant(a)) return constant(parseQuantity(CONSTANTS.get(a)));
@@ -68,8 +80,8 @@ export const EXTENSIONS: Record<string, (args: Args) => Fn> = {
     };
   },
 
-  glob: (args) => {
-    const [p, v] = [arg(args, 0), arg(args, 1)];
+  glob: (args, nodes) => {
+    const [p, v] = [arg(args, 0), tested('glob', args[1], nodes[1])];
     if (isConstant(p)) {
       const m = patternsMatcher(CONSTANTS.get(p), FOLD_SCOPE);
       return (d, s) => {
@@ -88,8 +100,8 @@ export const EXTENSIONS: Record<string, (args: Args) => Fn> = {
     };
   },
 
-  regex: (args) => {
-    const [p, v, f] = [arg(args, 0), arg(args, 1), args[2]];
+  regex: (args, nodes) => {
+    const [p, v, f] = [arg(args, 0), tested('regex', args[1], nodes[1]), args[2]];
     if (isConstant(p) && (f === undefined || isConstant(f))) {
       const pattern = CONSTANTS.get(p);
       if (typeof pattern !== 'string') throw new Error('"regex" needs a string pattern as its first argument');
@@ -114,8 +126,8 @@ export const EXTENSIONS: Record<string, (args: Args) => Fn> = {
     };
   },
 
-  starts_with: (args) => affix(args, (value, p) => value.startsWith(p)),
-  ends_with: (args) => affix(args, (value, p) => value.endsWith(p)),
+  starts_with: (args, nodes) => affix('starts_with', args, nodes, (value, p) => value.startsWith(p)),
+  ends_with: (args, nodes) => affix('ends_with', args, nodes, (value, p) => value.endsWith(p)),
 
   get: (args) => {
     const [src, key, dflt] = [arg(args, 0), arg(args, 1), args[2]];
@@ -201,8 +213,8 @@ export const EXTENSIONS: Record<string, (args: Args) => Fn> = {
   },
 };
 
-function affix(args: Args, test: (value: string, affix: string) => boolean): Fn {
-  const [v, p] = [arg(args, 0), arg(args, 1)];
+function affix(op: string, args: Args, nodes: readonly unknown[], test: (value: string, affix: string) => boolean): Fn {
+  const [v, p] = [tested(op, args[0], nodes[0]), arg(args, 1)];
   const check = (value: unknown, affixes: unknown, s: Scope): boolean => {
     if (typeof value !== 'string') return false;
     if (typeof affixes === 'string') {

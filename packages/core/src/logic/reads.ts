@@ -18,3 +18,12 @@ export interface ParameterRead {
 export function parameterRead(segments: readonly string[], at: string): ParameterRead | undefined {
   return segments.length > 1 && segments[0] === 'parameters' ? { path: segments.slice(1), at } : undefined;
 }
+
+/**
+ * The read of the input a root-scope path makes (anything but `parameters`
+ * and `element`, which have rules of their own), for the load-time check
+ * against an adapter's input shape (`CompileOptions.inputShape`).
+ */
+export function inputRead(segments: readonly string[], at: string): ParameterRead | undefined {
+  return segments.length > 0 && segments[0] !== 'parameters' && segments[0] !== 'element' && segments[0] !== '' ? { path: segments, at } : undefined;
+}

@@ -7,6 +7,7 @@ import { adapterHint } from './adapter-keys.js';
 import { anyGlobMatcher, isGlob } from '../patterns/glob.js';
 import { compileLabelSelector, formatLabelSelector, validateLabelSelector, type LabelSelector, type LabelSelectorRequirement } from '../labels.js';
 import { LogicError, type LogicCompiler } from '../logic/compile.js';
+import { inputRead } from '../logic/reads.js';
 import { truthy } from '../logic/scope.js';
 import { deepEqual, describeType, escapePointerSegment, getPath, isPlainObject, parsePathNotation, preview } from '../util/object.js';
 import { didYouMean } from '../util/suggest.js';
@@ -92,9 +93,13 @@ function checkLabelSelector(value: unknown, at: string, env: SelectorEnv): Label
   return issues.length === 0 ? (value as LabelSelector | string) : undefined;
 }
 
+/** A selector's path as segments; noted as a read of the input, for the check against the adapter's input shape. */
 function toPath(path: Path, at: string, env: SelectorEnv): string[] | undefined {
   try {
-    return parsePathNotation(path);
+    const segments = parsePathNotation(path);
+    const read = inputRead(segments, at);
+    if (read) env.logic.inputReads.push(read);
+    return segments;
   } catch (error) {
     env.problem(at, 'INVALID_MATCH', (error as Error).message);
     return undefined;

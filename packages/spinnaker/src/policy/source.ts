@@ -54,6 +54,22 @@ export function resourceInput(resource: ResourceInput): { resource: { type: stri
   };
 }
 
+/**
+ * The shape of {@link resourceInput}'s document, for core's load-time check of
+ * the paths rules, selectors and messages read (`resource.nmae` does not load);
+ * `attributes` and `permissions` are open.
+ */
+const RESOURCE_INPUT_SHAPE = {
+  title: 'the Spinnaker resource input',
+  type: 'object',
+  properties: {
+    resource: {
+      type: 'object',
+      properties: { type: {}, name: {}, attributes: { type: 'object', additionalProperties: true }, permissions: { type: 'object', additionalProperties: true } },
+    },
+  },
+} as const;
+
 function withTemplate(documents: readonly PolicyDocument[]): PolicyDocument[] {
   const defines = documents.some((d) => d && d['kind'] === 'PolicyTemplate' && (d['spec'] as { kind?: unknown } | undefined)?.kind === PERMISSIONS_KIND);
   return defines ? [...documents] : [...documents, PERMISSIONS_TEMPLATE];
@@ -72,7 +88,7 @@ export function policyPermissionSource(policies: PolicySource, options: { name?:
   if (policies instanceof PolicySet) set = loadPolicySet(policies, { ...options.limits });
   else {
     const documents = typeof policies === 'string' ? parsePolicyDocuments(policies, options.source ? { source: options.source } : {}) : policies;
-    set = loadPolicySet(withTemplate(documents), { ...options.limits, dialects: [spinnakerMatchDialect] });
+    set = loadPolicySet(withTemplate(documents), { ...options.limits, dialects: [spinnakerMatchDialect], inputShape: RESOURCE_INPUT_SHAPE });
   }
   const name = options.name ?? 'policies';
 

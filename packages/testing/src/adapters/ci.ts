@@ -73,7 +73,7 @@ export function createCiEvaluator(documents: readonly PolicyDocument[], options:
       const job = Array.isArray(input) && input.length === 1 ? input[0] : input;
       if (Array.isArray(job)) throw new SuiteError('SUITE_INVALID', `one CI job is evaluated at a time (got a list of ${job.length}); give each job its own case or file`);
       const explanation = admission.explain(job as Parameters<typeof admission.explain>[0]) as JobExplanation;
-      return toOutcome(explanation.response, joined(explanation, chain));
+      return toOutcome(explanation, joined(explanation, chain));
     },
   };
 }

@@ -1,0 +1,39 @@
+/**
+ * Checks the input paths a policy's rules and messages read against the shape
+ * of the input its adapter builds (`CompileOptions.inputShape`): a path the
+ * shape does not have is a load problem with a did-you-mean, where otherwise
+ * the rule would read nothing and, negated, pass. The shape is a JSON Schema
+ * subset read as `parametersSchema` is (`properties`, `items`,
+ * `additionalProperties`, `$ref`); a part whose contents are open (a
+ * Kubernetes object, a job's variables) says so with `additionalProperties: true`.
+ */
+import type { ParameterRead } from './logic/reads.js';
+import { distinctReads, firstUndeclared, suggestion } from './parameter-reads.js';
+import { isPlainObject } from './util/object.js';
+
+/** The shape of the input an adapter builds: a JSON Schema subset (see {@link CompileOptions.inputShape}). */
+export type InputShape = Readonly<Record<string, unknown>>;
+
+/** A read of a path the input shape does not have. */
+export interface UnknownInputPath {
+  /** JSON pointer of the reading expression or message. */
+  at: string;
+  message: string;
+}
+
+/** Checks every read; one issue per read of a name the shape does not have. Linear in the reads' lengths. */
+export function checkInputReads(shape: InputShape | undefined, reads: readonly ParameterRead[]): UnknownInputPath[] {
+  if (!isPlainObject(shape)) return [];
+  const what = typeof shape['title'] === 'string' ? shape['title'] : 'the input';
+  const issues: UnknownInputPath[] = [];
+  for (const read of distinctReads(reads)) {
+    const found = firstUndeclared(shape, read.path);
+    if (!found) continue;
+    const { index: i, known } = found;
+    const segment = read.path[i]!;
+    const under = i === 0 ? '' : ` under ${read.path.slice(0, i).join('.')}`;
+    const has = known.length ? ` (it has: ${known.join(', ')})` : '';
+    issues.push({ at: read.at, message: `reads ${read.path.join('.')}, but ${what} has no "${segment}"${under}${suggestion(segment, known)}${has}` });
+  }
+  return issues;
+}
