@@ -26,7 +26,7 @@ describe('the public surface of @verdict/testing', () => {
     expect(Object.keys(ci)).toEqual(['ciJobFor']);
     expect(Object.keys(spinnaker)).toEqual(['fiatQueryFor']);
     expect(Object.keys(internal).sort()).toEqual([
-      'checkExpectations', 'displayPath', 'escapeXml', 'findPolicyFiles', 'inline', 'isMissing', 'loadSuiteFile', 'parseInput', 'parseSuites', 'readInputFile', 'readPolicyFiles', 'runSuite', 'unboundAdmissionPolicies',
+      'checkExpectations', 'displayPath', 'escapeXml', 'findPolicyFiles', 'inline', 'isMissing', 'loadSuiteFile', 'parseInput', 'parseSuites', 'readInputFile', 'readPolicyFiles', 'runSuite', 'traceInWords', 'unboundAdmissionPolicies',
     ]);
   });
 

@@ -35,6 +35,7 @@ function documentOf(documents: readonly PolicyDocument[], trace: PolicyTrace): P
   });
 }
 
+/** The line of a pointer in a policy's document (a translated policy's places carry their own line in `source`, which wins). */
 function lineOf(doc: PolicyDocument | undefined, pointer: string): number | undefined {
   return doc ? sourceLocation(doc, pointer)?.line : undefined;
 }
@@ -51,7 +52,7 @@ function selection(trace: PolicyTrace, doc: PolicyDocument | undefined, reveal: 
     'no-match-warn': 'no entry matched: skipped with a warning',
     'no-match-deny': 'no entry matched: denied',
   };
-  const misses = (s.mismatches ?? []).map((m) => h('li', {}, `entry ${m.index}${m.name ? ` (${m.name})` : ''} did not match at ${m.at}: ${m.selector} `, lineLink(reveal, lineOf(doc, m.at))));
+  const misses = (s.mismatches ?? []).map((m) => h('li', {}, `entry ${m.index}${m.name ? ` (${m.name})` : ''} did not match at ${m.at}: ${m.selector} `, lineLink(reveal, m.source?.line ?? lineOf(doc, m.at))));
   return h('div', { class: 'selection', 'data-testid': 'selection' },
     h('span', { class: 'label' }, `parameterSelection (${s.behavior}) `), outcome[s.outcome], ' ', ...won,
     misses.length > 0 && h('ul', { class: 'misses' }, ...misses));
@@ -77,7 +78,7 @@ function policyCard(trace: PolicyTrace, documents: readonly PolicyDocument[], re
   const state = !trace.matched ? 'not matched' : failed ? 'matched, failed' : 'matched, passed';
   const card = h('details', { class: `policy ${trace.matched ? 'matched' : 'unmatched'} ${failed ? 'failed' : ''}`, 'data-testid': 'policy-trace', 'data-policy': trace.policy },
     h('summary', {}, h('strong', {}, trace.policy), ` ${trace.kind} · ${trace.enforcementAction} · ${state} `, lineLink(reveal, lineOf(doc, ''))),
-    !trace.matched && trace.mismatch && h('p', { class: 'mismatch' }, `spec.match failed at ${trace.mismatch.at}: ${trace.mismatch.selector} `, lineLink(reveal, lineOf(doc, trace.mismatch.at))),
+    !trace.matched && trace.mismatch && h('p', { class: 'mismatch' }, `spec.match failed at ${trace.mismatch.at}: ${trace.mismatch.selector} `, lineLink(reveal, trace.mismatch.source?.line ?? lineOf(doc, trace.mismatch.at))),
     selection(trace, doc, reveal),
     trace.parameters && h('div', { class: 'parameters', 'data-testid': 'parameters' }, h('span', { class: 'label' }, 'merged parameters'), json(trace.parameters)),
     rules(trace),
