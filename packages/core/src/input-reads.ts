@@ -7,7 +7,6 @@
  * `additionalProperties`, `$ref`); a part whose contents are open (a
  * Kubernetes object, a job's variables) says so with `additionalProperties: true`.
  */
-import type { ParameterRead } from './logic/reads.js';
 import { distinctReads, firstUndeclared, suggestion } from './parameter-reads.js';
 import { isPlainObject } from './util/object.js';
 
@@ -21,8 +20,20 @@ export interface UnknownInputPath {
   message: string;
 }
 
-/** Checks every read; one issue per read of a name the shape does not have. Linear in the reads' lengths. */
-export function checkInputReads(shape: InputShape | undefined, reads: readonly ParameterRead[]): UnknownInputPath[] {
+/** A path some expression reads from the input: its segments, and the JSON pointer of the expression. */
+export interface InputRead {
+  readonly path: readonly string[];
+  readonly at: string;
+}
+
+/**
+ * Checks reads of the input against its shape: one issue per read of a name
+ * the shape does not have, with a did-you-mean. Core runs it on every policy
+ * an adapter loads with `inputShape`; an adapter runs it on the strings of its
+ * own that read the input (the CI adapter's `reason` parameter). Linear in the
+ * reads' lengths.
+ */
+export function checkInputReads(shape: InputShape | undefined, reads: readonly InputRead[]): UnknownInputPath[] {
   if (!isPlainObject(shape)) return [];
   const what = typeof shape['title'] === 'string' ? shape['title'] : 'the input';
   const issues: UnknownInputPath[] = [];

@@ -8,7 +8,7 @@ describe('the public surface of @verdict/core', () => {
   it('exports exactly these runtime values (each is tested in this folder)', () => {
     expect(Object.keys(core).sort()).toEqual([
       'ComparisonError', 'ContainerImage', 'DEFAULT_COST_BUDGET', 'NEWEST_KUBERNETES_VERSION', 'PatchTestFailed', 'PatternError', 'PolicyLoadError', 'PolicySet', 'SelectorError', 'VerdictError', 'adapterOfMatchKey', 'anyGlobMatcher',
-      'closest', 'compileCel', 'compileLabelSelector',
+      'checkInputReads', 'closest', 'compileCel', 'compileLabelSelector',
       'compileLogic', 'compilePolicies', 'compileRegex', 'compileTemplate', 'didYouMean', 'diffPatch', 'documentSchema', 'formatLabelSelector', 'formatProblem', 'globMatcher', 'isGlob',
       'labelKeyError', 'loadPolicySet', 'matchLabelSelector', 'mergeParameters', 'parseContainerImage', 'parseLabelSelector', 'parsePolicyDocuments', 'parseQuantity', 'sourceLocation',
       'toVerdictError', 'validateLabelSelector',
