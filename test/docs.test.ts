@@ -7,7 +7,7 @@
  * relative links between docs pages point to files (and headings) that exist.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, posix, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -187,12 +187,35 @@ function unionMembers(file: string, name: string): string[] {
   return [...body.matchAll(/'([A-Z_]+)'/g)].map((m) => m[1]!);
 }
 
+/** The string literals of every `extends VerdictError<'A' | 'B'>` in core's sources (error classes with codes of their own). */
+function coreErrorClassCodes(): string[] {
+  const codes = new Set<string>();
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith('.ts')) {
+        for (const m of readFileSync(path, 'utf8').matchAll(/extends VerdictError<([^>]+)>/g)) for (const c of m[1]!.matchAll(/'([A-Z_]+)'/g)) codes.add(c[1]!);
+      }
+    }
+  };
+  walk(join(ROOT, 'packages', 'core', 'src'));
+  return [...codes].sort();
+}
+
 describe('error code pages', () => {
   const unions = [
     ['packages/core/src/errors.ts', 'VerdictErrorCode'],
     ['packages/core/src/errors.ts', 'ProblemCode'],
     ['packages/core/src/types.ts', 'DecisionErrorCode'],
   ] as const;
+
+  it('every code of a core error class (`extends VerdictError<…>`) has a page under docs/errors/ listed in docs/errors/index.md', () => {
+    const codes = coreErrorClassCodes();
+    expect(codes).toEqual(expect.arrayContaining(['BUDGET_EXCEEDED', 'COST_LIMIT_EXCEEDED', 'POLICY_LOAD']));
+    const index = readDoc(ROOT, 'docs/errors/index.md');
+    expect(codes.filter((code) => !existsSync(join(ROOT, 'docs', 'errors', `${code}.md`)) || !index.includes(`(${code}.md)`))).toEqual([]);
+  });
 
   for (const [file, name] of unions) {
     it(`every ${name} has a page under docs/errors/ listed in docs/errors/index.md`, () => {

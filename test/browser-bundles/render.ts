@@ -40,7 +40,7 @@ every adapter) and with it (what a page using only that adapter ships).
 ${rows.join('\n')}
 
 Most of core is its dependencies: cel-js (CEL), Ajv (JSON Schema), yaml, re2js (linear-time regular expressions),
-brace-expansion and fast-json-patch. A test fails when a bundle grows more than ${Math.round(budget.tolerance * 100)}% past these
+and brace-expansion. A test fails when a bundle grows more than ${Math.round(budget.tolerance * 100)}% past these
 figures (\`test/browser-bundles/budget.json\`); after a deliberate change, \`npx -y pnpm@10 size\` records the new
 sizes here and in the budget.
 ${SECTION_END}`;

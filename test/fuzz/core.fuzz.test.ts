@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import jsonpatch, { type Operation } from 'fast-json-patch';
 import {
-  compilePolicies, formatLabelSelector, matchLabelSelector, mergeParameters, parseLabelSelector,
+  compilePolicies, diffPatch, formatLabelSelector, matchLabelSelector, mergeParameters, parseLabelSelector,
   type LabelSelector, type LabelSelectorRequirement,
 } from '@verdict/core';
 import { describe, expect, it } from 'vitest';
@@ -128,6 +128,51 @@ describe('fuzz: mutations', () => {
       expect(input).toEqual(before);
       const applied = jsonpatch.applyPatch(structuredClone(input), structuredClone(decision.patch) as Operation[], true, true).newDocument;
       expect(applied).toEqual(decision.patch.length > 0 ? decision.mutated : input);
+    }), 300);
+  }, TIMEOUT);
+});
+
+describe('fuzz: JSON Patch', () => {
+  const leaf = fc.oneof(fc.string({ maxLength: 3 }), fc.integer({ min: -9, max: 99 }), fc.boolean(), fc.constant(null));
+  const value = fc.oneof(leaf, fc.array(leaf, { maxLength: 2 }), fc.dictionary(fc.constantFrom('a', 'b', 'c'), fc.oneof(leaf, fc.array(leaf, { maxLength: 2 })), { maxKeys: 2 }));
+  const doc = fc.record({ a: fc.oneof(fc.record({ b: value }), value), l: fc.array(value, { maxLength: 3 }) }, { requiredKeys: [] });
+  const path = fc.constantFrom('/doc', '/doc/a', '/doc/a/b', '/doc/a/b/c', '/doc/a/0', '/doc/l', '/doc/l/0', '/doc/l/1', '/doc/l/-', '/doc/l/9', '/doc/l/x', '/doc/x');
+  const op = fc.oneof(
+    fc.record({ op: fc.constantFrom('add', 'replace', 'test'), path, value }),
+    fc.record({ op: fc.constant('remove'), path }),
+    // Not where fast-json-patch departs from RFC 6902 (and core now follows it): it copies null from a "from" that
+    // is not an array index, and copies or moves to an array index past the end without an error.
+    fc.record({ op: fc.constantFrom('copy', 'move'), from: path.filter((p) => p !== '/doc/l/x' && p !== '/doc/l/-'), path: path.filter((p) => !['/doc/l/1', '/doc/l/9', '/doc/l/x'].includes(p)) }),
+  );
+
+  it('diffPatch gives fast-json-patch\'s compare, operation for operation', () => {
+    check(fc.property(doc, doc, (before, after) => {
+      expect(diffPatch(before, after)).toEqual(jsonpatch.compare(before, after));
+    }), 300);
+  }, TIMEOUT);
+
+  it('computed operations apply as fast-json-patch applies them, or fail (the rule whole) where it fails', () => {
+    const set = compilePolicies([{ apiVersion: 'verdict.dev/v1', kind: 'Policy', metadata: { name: 'p' }, spec: { mutate: [{ name: 'r', expression: 'ops' }] } }]);
+    check(fc.property(doc, fc.array(op, { minLength: 1, maxLength: 4 }), (d, ops) => {
+      const input = { doc: d, ops };
+      const decision = set.evaluate(input);
+      let expected: unknown;
+      let failure: { name?: string } | undefined;
+      try {
+        expected = jsonpatch.applyPatch(structuredClone(input), structuredClone(ops) as Operation[], true, false).newDocument;
+      } catch (error) {
+        failure = error as { name?: string };
+      }
+      if (failure === undefined) {
+        expect(decision.errors).toEqual([]);
+        expect(decision.patch.length > 0 ? decision.mutated : input).toEqual(expected);
+      } else if (failure.name === 'TEST_OPERATION_FAILED') {
+        expect(decision.errors).toEqual([]);
+        expect(decision.patch).toEqual([]);
+      } else {
+        expect(decision.errors.map((e) => e.code)).toEqual(['RULE_ERROR']);
+        expect(decision.patch).toEqual([]);
+      }
     }), 300);
   }, TIMEOUT);
 });

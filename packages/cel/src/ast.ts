@@ -87,8 +87,12 @@ function chain(node: Node, bound: Bound): string[] | undefined {
   }
 }
 
-/** Collects facts and instruments the AST (idempotent: a node is instrumented once). */
-export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): Facts {
+/**
+ * Collects facts and instruments the AST (idempotent: a node is instrumented once). `unchecked`: the
+ * expression was not type-checked (unchecked.ts), so verdict's implementations run only where cel-js finds an
+ * overload for the run-time types.
+ */
+export function analyse(root: Node, overrides: ReadonlyMap<string, Override>, unchecked = false): Facts {
   const facts: Facts = { roots: new Map(), paths: new Map(), parameterReads: [], calls: new Map(), patterns: [], passed: new Set() };
   const converted = new Set<string>();
   const constantPattern = (form: string, args: readonly Node[]): void => {
@@ -156,7 +160,21 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
         meterOperator(node);
         return;
       }
-      case 'in': case '+': case '<': case '<=': case '>': case '>=':
+      case 'in': {
+        const [left, right] = node.args as [Node, Node];
+        visit(left, bound, false);
+        // The container `in` reads is given unconverted (its path ends in ''): a map's keys are the same either
+        // way (a hash lookup, never a conversion of the whole map), and a list's elements compare by CEL equality,
+        // which holds between an int and the same integral double (cost.ts's `in` converts a lone number).
+        const range = chain(right, bound);
+        if (range) {
+          usePath([...range, '']);
+          visit(right, bound, true);
+        } else visit(right, bound, false);
+        meterOperator(node);
+        return;
+      }
+      case '+': case '<': case '<=': case '>': case '>=':
         visitAll(node.args, bound);
         meterOperator(node);
         return;
@@ -199,7 +217,7 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
         visitAll(args, bound);
         constantPattern(`${name}/${args.length}`, args);
         const impl = overrides.get(`${name}/${args.length}`);
-        if (impl) override(node, impl, 0);
+        if (impl) override(node, impl, unchecked);
         else meterCall(node, name);
         return;
       }
@@ -214,7 +232,7 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>): F
         visitAll(args, bound);
         constantPattern(`.${name}/${args.length}`, args);
         const impl = overrides.get(`.${name}/${args.length}`);
-        if (impl) override(node, impl, 1);
+        if (impl) override(node, impl, unchecked);
         else meterCall(node, name);
         return;
       }
@@ -284,20 +302,33 @@ function meterComprehension(node: Node): void {
 
 
 /**
- * Replaces a call site's handler with verdict's implementation. `receiver` is 1 for methods: cel-js passes
- * `[receiver, ...args]`. When the override declines (returns {@link DECLINE}: another overload applies),
- * cel-js's own handler runs.
+ * Replaces a call site's handler with verdict's implementation (cel-js passes `[receiver, ...args]` for a
+ * method). When the override declines (returns {@link DECLINE}: another overload applies), cel-js's own
+ * handler runs; so it does, in an unchecked expression, when no overload takes the run-time types (it
+ * raises cel-js's "no matching overload").
  */
-function override(node: Node, impl: Override | undefined, receiver: 0 | 1): void {
+function override(node: Node, impl: Override | undefined, unchecked: boolean): void {
   const handle = node.handle as ((values: unknown[], ...rest: unknown[]) => unknown) | undefined;
   if (!impl || !handle || (handle as { [METERED]?: true })[METERED]) return;
-  void receiver;
   const replaced = (values: unknown[], ...rest: unknown[]): unknown => {
+    if (unchecked && !overloadFor(node, values, rest)) return handle(values, ...rest);
     const out = impl(values);
     return out === DECLINE ? handle(values, ...rest) : out;
   };
   (replaced as { [METERED]?: true })[METERED] = true;
   node.handle = replaced as never;
+}
+
+interface Evaluator { debugRuntimeType(value: unknown, checked: unknown): unknown }
+interface CallNode { candidates?: { findFunction(types: unknown[], receiver?: unknown): unknown } }
+
+/** Whether one of the call's overloads takes the run-time types of `values` (cel-js's own dispatch rule). */
+function overloadFor(node: Node, values: readonly unknown[], rest: readonly unknown[]): boolean {
+  const ev = rest.find((x): x is Evaluator => typeof (x as Evaluator | null)?.debugRuntimeType === 'function');
+  const candidates = (node as CallNode).candidates;
+  if (!ev || !candidates) return true;
+  const types = values.map((v) => ev.debugRuntimeType(v, undefined));
+  return Boolean(node.op === 'rcall' ? candidates.findFunction(types.slice(1), types[0]) : candidates.findFunction(types));
 }
 
 /** Returned by an {@link Override} that does not apply to the argument types it got. */

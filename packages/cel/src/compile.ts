@@ -14,6 +14,8 @@ import type { CelCache } from './values.js';
 
 import { CelCompileError } from './compile-error.js';
 import { validateCel } from './validate.js';
+import { dottedNames, resolveQualifiedNames } from './qualified.js';
+import { uncheck } from './unchecked.js';
 
 export { CelCompileError };
 
@@ -21,6 +23,8 @@ export interface CelCompileOptions {
   readonly environment: CelEnvironment;
   /** The only free names allowed besides `variables` (an adapter's profile); undefined: any name. */
   readonly names?: readonly string[];
+  /** `names` is the whole list: `variables` (the admission policies' root) is not added (compileCel's `variables` option). */
+  readonly onlyNames?: boolean;
   /** Names (variables or functions) refused at load time, with the reason. */
   readonly refuse: ReadonlyMap<string, string>;
   /** The result type the expression must have (`dyn` is accepted and checked at run time). */
@@ -35,6 +39,11 @@ export interface CelCompileOptions {
    * validate.ts); undefined: verdict's full environment.
    */
   readonly version?: number;
+  /**
+   * Type-check the expression (default true, as the API server does); false: cel-spec's unchecked mode
+   * (unchecked.ts), evaluated by cel-js.
+   */
+  readonly check?: boolean;
 }
 
 /** A compiled expression. `run` evaluates it against an activation (free name → CEL value). */
@@ -144,8 +153,13 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
   } catch (error) {
     throw fromLibrary(error);
   }
+  // Dotted names among the declared ones are variables of their own (`a.b.c` reads `a.b`, then field `c`).
+  const dotted = dottedNames(options.names);
+  if (dotted) resolveQualifiedNames(parsed.ast, dotted);
+  const unchecked = options.check === false;
+  if (unchecked) uncheck(parsed.ast);
   const checked = parsed.check();
-  const facts = analyse(parsed.ast, options.environment.overrides);
+  const facts = analyse(parsed.ast, options.environment.overrides, unchecked);
   // Namespaces the environment defines (optional, strings, sets, cel, …) are not read from the activation.
   for (const name of [...facts.roots.keys()]) if (options.environment.env.hasVariable(name)) facts.roots.delete(name);
   for (const [name, pos] of [...facts.roots, ...facts.calls]) {
@@ -153,7 +167,7 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
     if (refused !== undefined) throw new CelCompileError(refused, pos);
   }
   if (options.names) {
-    const allowed = [...options.names, ...ALWAYS];
+    const allowed = options.onlyNames ? options.names : [...options.names, ...ALWAYS];
     for (const [name, pos] of facts.roots) {
       if (allowed.includes(name)) continue;
       const near = closest(name, allowed);
@@ -179,7 +193,7 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
   const paths = new Map([...facts.roots.keys()].map((r) => [r, trie(facts.paths.get(r))]));
   // Roots passed through stay as given; `variables` holds values already converted.
   const rawRoots = new Map([...paths].filter(([name]) => name !== 'variables' && !facts.passed.has(name)));
-  const planned = options.plan === false ? undefined : planCel(parsed.ast as unknown as PlanNode, options.environment.env, { roots: rawRoots, pure: options.environment.pure, ...(options.plan === 'closures' ? { backend: 'closures' as const } : {}) });
+  const planned = options.plan === false || unchecked ? undefined : planCel(parsed.ast as unknown as PlanNode, options.environment.env, { roots: rawRoots, pure: options.environment.pure, ...(options.plan === 'closures' ? { backend: 'closures' as const } : {}) });
   const plan: Plan | undefined = planned?.run;
   return {
     expression,

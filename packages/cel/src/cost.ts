@@ -4,8 +4,8 @@
  * `==`/`!=` and ordering of strings by the characters compared, `in` on a list by its length, `+` on strings
  * by the size of the result, `size`/`contains`/`startsWith`/`endsWith`/conversions by the characters
  * they read. Where verdict does more work than cel-go (a JavaScript list `+` copies; comparing two lists or
- * maps walks them whole) the charge follows that work: one unit per list element or map entry compared or
- * copied. Every charge is made before the work it pays for (a list is never built past the budget), in
+ * maps walks them whole) the charge follows that work: one unit per list or map and one per element or entry
+ * compared or copied. Every charge is made before the work it pays for (a list is never built past the budget), in
  * one `spend` per operation. Equality walks its operands with an explicit stack, so nesting never
  * reaches the JavaScript stack, and `in` on a map is a hash lookup.
  *
@@ -13,7 +13,8 @@
  * so cel-js's evaluation and the planner (which calls the same handlers) charge the same.
  */
 import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import { spend } from './runtime.js';
+import { keyUnits, spend, WIDE_MAP } from './runtime.js';
+import { toCel } from './values.js';
 import type { CelType, Evaluator, PlanNode } from './plan/node.js';
 
 /** Characters of string work per unit (cel-go's `StringTraversalCostFactor`, 0.1). */
@@ -58,8 +59,8 @@ function containerKind(v: unknown): number {
 
 /**
  * CEL equality of two values (cel-js's `isEqual`, with heterogeneous numbers equal by value, as cel-go),
- * walking lists and maps with an explicit stack and charging one unit per element or entry compared and
- * one per ten characters of strings and bytes compared. Values of other types compare through cel-js's
+ * walking lists and maps with an explicit stack and charging one unit per pair of containers, one per element
+ * or entry compared and one per ten characters of strings and bytes compared. Values of other types compare through cel-js's
  * `==` overload for their type (timestamps, durations, uints, optionals, bytes); two values of different
  * types are unequal.
  */
@@ -68,8 +69,8 @@ export function celEquals(a: unknown, b: unknown, node: PlanNode, ev: Evaluator)
 }
 
 /**
- * Equality of lists and maps element by element, with an explicit stack, charged one unit per element or
- * entry and one per ten characters of strings compared; `leaf` compares two values that are not both strings
+ * Equality of lists and maps element by element, with an explicit stack, charged one unit per pair of
+ * containers, one per element or entry and one per ten characters of strings compared; `leaf` compares two values that are not both strings
  * and of which neither is a list or map (the library's own rule for numbers, quantities, …).
  */
 export function structuralEquals(a: unknown, b: unknown, leaf: (x: unknown, y: unknown) => boolean): boolean {
@@ -115,12 +116,12 @@ class Walk {
     return true;
   }
 
-  /** Compares the elements or entries of two containers of the same kind (one unit each). */
+  /** Compares the elements or entries of two containers of the same kind: a unit for the pair, one per element or entry. */
   containers(x: object, y: object): boolean {
     if (isArray(x)) {
       const ys = y as unknown[];
       if (x.length !== ys.length) return false;
-      spend(x.length);
+      spend(1 + x.length);
       for (let i = 0; i < x.length; i++) if (!this.pair(x[i], ys[i])) return false;
       return true;
     }
@@ -130,8 +131,12 @@ class Walk {
     // Listing the keys is the work: a spent budget stops here, before it (loops go on past an element's error).
     spend(0);
     const keys = Object.keys(xo);
-    spend(keys.length);
-    if (Object.keys(yo).length !== keys.length) return false;
+    spend(1 + keyUnits(keys.length));
+    // The other map's keys are listed too: a wide one is charged again (a narrow one's listing is within what the
+    // first listing's units pay).
+    const count = Object.keys(yo).length;
+    if (count > WIDE_MAP) spend(keyUnits(count));
+    if (count !== keys.length) return false;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       if (!hasOwn(yo, key) || !this.pair(xo[key], yo[key])) return false;
@@ -142,7 +147,7 @@ class Walk {
   /** Two maps, a `Map` (built by a function, keys of any type) on one side at least. */
   maps(x: object, y: object): boolean {
     const [map, other] = x instanceof Map ? [x as Map<unknown, unknown>, y] : [y as Map<unknown, unknown>, x];
-    spend(map.size);
+    spend(1 + map.size);
     if (other instanceof Map) {
       if (other.size !== map.size) return false;
       for (const [key, value] of map) {
@@ -282,7 +287,8 @@ export function meteredBinary(op: string, handle: Binary, types: readonly (CelTy
           if (b instanceof Map) return mapGet(b as Map<unknown, unknown>, a) !== undefined;
           if (typeof a === 'string' && isPlainObject(b)) return hasOwn(b, a) && (b as Record<string, unknown>)[a] !== undefined;
         }
-        return handle(a, b, node, ev);
+        // The right operand may be unconverted JSON (ast.ts): a number there is an int or a double, as CEL sees it.
+        return handle(a, typeof b === 'number' ? toCel(b) : b, node, ev);
       });
     case '+':
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {

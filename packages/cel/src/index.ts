@@ -12,3 +12,4 @@ export { CelError, RegexError, type CelErrorCode } from './errors.js';
 export { compileRegex, type LinearRegex } from './regex.js';
 export { NEWEST_KUBERNETES_VERSION } from './versions.js';
 export { ContainerImage, parseContainerImage } from './lib/image.js';
+export { formatQuantity, parseResourceQuantity, Quantity, scaledValue, type ParsedQuantity, type QuantityFormat } from './lib/quantity.js';

@@ -19,6 +19,7 @@ export { compileRegex, type LinearRegex } from './regex.js';
 export { CelError, RegexError } from './errors.js';
 export { UNMETERED, type CelMeter } from './meter.js';
 export { closest, didYouMean } from './suggest.js';
+export { FORBIDDEN_KEYS, isForbiddenKey } from './keys.js';
 export type { CelConstant, CelFunction, CelOverride, CelType } from './env.js';
 export type { CelErrorCode } from './errors.js';
 export type { Backend } from './plan/plan.js';

@@ -37,6 +37,17 @@ export interface CompileCelOptions {
    * verdict's full environment (adds `cel.bind` and the image library, allows mixed literals).
    */
   kubernetesVersion?: string | false;
+  /**
+   * The variables the expression may read (default: any name). A name with dots (`a.b`) is one variable:
+   * `a.b.c` reads the longest declared prefix (`a.b`) and selects the rest, as cel-go resolves qualified names.
+   */
+  variables?: readonly string[];
+  /**
+   * `false`: evaluate without type-checking, as cel-go evaluates an unchecked program (cel-spec's
+   * `disable_check`): values are typed at run time (`1.0 == 1` is true) and a type error is an evaluation
+   * error that `||`, `&&` and `?:` may absorb. Default true: the API server checks every expression.
+   */
+  typeCheck?: boolean;
 }
 
 /**
@@ -47,7 +58,13 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
   let compiled;
   try {
     const version = options.kubernetesVersion === false ? undefined : kubernetesMinor(options.kubernetesVersion ?? NEWEST_KUBERNETES_VERSION);
-    compiled = buildCel(expression, { environment: celEnvironment(options.functions ? { functions: options.functions } : {}), refuse: new Map(), ...(version === undefined ? {} : { version }) });
+    compiled = buildCel(expression, {
+      environment: celEnvironment(options.functions ? { functions: options.functions } : {}),
+      refuse: new Map(),
+      ...(version === undefined ? {} : { version }),
+      ...(options.variables ? { names: options.variables, onlyNames: true } : {}),
+      ...(options.typeCheck === false ? { check: false } : {}),
+    });
   } catch (error) {
     if (error instanceof CelCompileError) throw new CelError('INVALID_INPUT', `invalid CEL expression: ${error.message}${pointAt(expression, error.offset)}`);
     throw error;
@@ -55,19 +72,23 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
   const budget = options.budget;
   // Only the names the expression reads are looked up and converted (how, decided here once): an unread variable is never touched.
   const reads = compiled.roots.map((name) => ({ name, raw: compiled.raw.has(name), path: compiled.paths.get(name) ?? true }));
+  // Run inside the meter (made once: an evaluation allocates no closure): converting the variables is charged (values.ts).
+  const run = (variables: Readonly<Record<string, unknown>>, conversions: { readonly cache: Map<object, unknown> }) => {
+    const act = new Activation();
+    for (const { name, raw, path } of reads) {
+      if (!isEnumerable.call(variables, name)) continue;
+      const v = variables[name];
+      act[name] = raw ? given(v) : view(v, path, conversions);
+    }
+    return compiled.run(act, conversions);
+  };
   return {
     type: compiled.type,
     evaluate(variables = {}) {
       if (variables === null) throw new CelError('INVALID_INPUT', 'variables must be an object of values by name (got null)');
-      const act = new Activation();
       const conversions = { cache: new Map<object, unknown>() };
-      for (const { name, raw, path } of reads) {
-        if (!isEnumerable.call(variables, name)) continue;
-        const v = variables[name];
-        act[name] = raw ? given(v) : view(v, path, conversions);
-      }
       try {
-        return fromCel(withMeter(budget === undefined ? UNMETERED : new CelBudget(budget), () => compiled.run(act, conversions)));
+        return fromCel(withMeter(budget === undefined ? UNMETERED : new CelBudget(budget), run, variables, conversions));
       } catch (error) {
         if (error instanceof CelError) throw error;
         const e = error as Error & { summary?: string };

@@ -60,6 +60,37 @@ export function spend(units: number): void {
   current.spend(units);
 }
 
+/** Units spent converting JSON to CEL values in this process so far (values.ts); tests tell them from the rest. */
+let conversionUnits = 0;
+
+/**
+ * Spends `units` for converting input to CEL values (verdict's own work, values.ts), counted apart as well:
+ * the planner converts where it reads and cel-js's activation is converted before the run, so the two spend
+ * the same for everything else, and for conversion the planner at most what cel-js does (see the differential tests).
+ */
+export function spendConversion(units: number): void {
+  conversionUnits += units;
+  current.spend(units);
+}
+
+/** {@link spendConversion}'s count so far (a process-wide total: tests take differences). */
+export function convertedUnits(): number {
+  return conversionUnits;
+}
+
+/**
+ * Units for listing the keys of a plain-object map of `keys` keys (converting it, comparing it): one per key, and
+ * four per key past {@link WIDE_MAP} keys. V8 keeps an object of more than about a thousand properties (JSON.parse
+ * makes one for a map that wide) as a hash table, whose keys it sorts into insertion order to list them: in this
+ * repository's bench (workload 6c) that costs tens of times more per key than listing a small map's.
+ */
+export function keyUnits(keys: number): number {
+  return keys > WIDE_MAP ? keys * 4 : keys;
+}
+
+/** Keys past which a plain object is a hash table in V8 (its `kMaxNumberOfDescriptors`, 1,020, rounded down). */
+export const WIDE_MAP = 1_000;
+
 /** Spends for work over `chars` characters (or list elements): one unit plus one per {@link CHARS_PER_UNIT}. */
 export function spendSize(chars: number): void {
   current.spend(1 + Math.floor(chars / CHARS_PER_UNIT));

@@ -20,7 +20,7 @@ import type { Node } from './ast.js';
 import { CelCompileError } from './compile-error.js';
 import {
   CROSS_TYPE_GATE, GLOBAL_GATES, LITERAL_VALIDATORS_SINCE, METHOD_GATES, METHOD_GATES_ANY_RECEIVER, NAMESPACE_GATES,
-  OPTIONAL_SYNTAX_GATE, TWO_VAR_GATE, TWO_VAR_MACROS, type Gate,
+  EXISTS_ONE_GATE, OPTIONAL_SYNTAX_GATE, TWO_VAR_GATE, TWO_VAR_MACROS, type Gate,
 } from './versions.js';
 
 interface CheckedType {
@@ -113,6 +113,10 @@ export function validateCel(root: Node, options: ValidateOptions): void {
   };
   const check = (node: Checked, inFormat: boolean): void => {
     switch (node.op) {
+      case 'id':
+        // The type of optional values is an identifier of the optional types library.
+        if (node.args === 'optional_type' && !allows(OPTIONAL_SYNTAX_GATE)) refuse('optional_type', OPTIONAL_SYNTAX_GATE, version!, node.pos);
+        break;
       case 'call': {
         const [name, args] = node.args as [string, Checked[]];
         const gate = GLOBAL_GATES.get(name);
@@ -129,6 +133,8 @@ export function validateCel(root: Node, options: ValidateOptions): void {
         } else if (gated) {
           const macroArity = TWO_VAR_MACROS.get(name);
           if (TWO_VAR_MACROS.has(name) && (macroArity === undefined || macroArity === args.length) && !allows(TWO_VAR_GATE)) {
+            // `existsOne(x, p)` has one variable: it is cel-go's camel-case exists_one (cel-go v0.22, which Kubernetes 1.32 ships).
+            if (name === 'existsOne' && args.length === 2) refuse('existsOne()', EXISTS_ONE_GATE, version, node.pos);
             refuse(`${name}() with two variables`, TWO_VAR_GATE, version, node.pos);
           }
           const t = typeOf(receiver);

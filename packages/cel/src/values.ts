@@ -6,6 +6,9 @@
  * Frozen objects (parameters) convert once per process; others once per policy evaluation (`cache`), so an
  * input changed between two evaluations is never seen stale.
  */
+import { keyUnits, spendConversion } from './runtime.js';
+import { isForbiddenKey } from './keys.js';
+
 const MAX_INT = 2n ** 63n - 1n;
 const MIN_INT = -(2n ** 63n);
 
@@ -16,8 +19,14 @@ export type CelCache = Map<object, unknown>;
 
 /**
  * A JSON value as CEL sees it (integral numbers become `bigint`). Iterative (an explicit stack, no recursion):
- * nesting never reaches the JavaScript stack. Each container converts once per evaluation (`cache`; frozen
- * ones once per process), so the work of conversions is at most the size of the input, whatever the rules.
+ * nesting never reaches the JavaScript stack. A container converted whole is remembered once per evaluation
+ * (`cache`; frozen ones once per process), so reading it again costs a lookup.
+ *
+ * Converting is verdict's own work (cel-go reads its input in place), so it is charged in verdict's units, from
+ * the running meter, before the work: one unit per container and one per entry (key or element) of it (four per
+ * key of a map wider than a thousand keys: `keyUnits`), one `spend` per container (`spendConversion`). A frozen
+ * value (parameters) converts once per process and is not charged: that is not the evaluation's work, and its
+ * cost would otherwise depend on what ran before.
  */
 export function toCel(value: unknown, cache?: CelCache): unknown {
   if (typeof value === 'number') return Number.isInteger(value) ? BigInt(value) : value;
@@ -31,27 +40,32 @@ function converted(value: object, cache: CelCache | undefined): unknown {
   return Object.isFrozen(value) ? frozen.get(value) : cache?.get(value);
 }
 
-function remember(value: object, out: unknown, cache: CelCache | undefined): void {
-  if (Object.isFrozen(value)) frozen.set(value, out);
-  else cache?.set(value, out);
-}
-
 /** A container being converted: its keys (undefined for a list), the next index, its copy once a child changed. */
 interface Converting {
   readonly value: object;
   readonly keys: readonly string[] | undefined;
+  /** Entries (elements or keys). */
+  readonly size: number;
   i: number;
   copy: unknown[] | Record<string, unknown> | undefined;
   /** The key (or index) of the child being converted below it. */
   at: string | number;
 }
 
-function frame(value: object): Converting | undefined {
-  if (Array.isArray(value)) return { value, keys: undefined, i: 0, copy: undefined, at: 0 };
-  const proto = Object.getPrototypeOf(value) as unknown;
-  if (proto !== Object.prototype && proto !== null) return undefined;
-  // A plain object's own keys (JSON has no inherited ones); Object.keys is much faster than for…in on a wide map.
-  return { value, keys: Object.keys(value), i: 0, copy: undefined, at: '' };
+/** A frame for a list or a plain object (undefined for anything else: kept as it is), charged when `charge`. */
+function frame(value: object, charge: boolean): Converting | undefined {
+  let keys: string[] | undefined;
+  if (!Array.isArray(value)) {
+    const proto = Object.getPrototypeOf(value) as unknown;
+    if (proto !== Object.prototype && proto !== null) return undefined;
+    // Listing the keys is the work: a spent budget stops here, before it (loops go on past an element's error).
+    if (charge) spendConversion(0);
+    // A plain object's own keys (JSON has no inherited ones); Object.keys is much faster than for…in on a wide map.
+    keys = Object.keys(value);
+  }
+  const size = keys === undefined ? (value as unknown[]).length : keys.length;
+  if (charge) spendConversion(1 + (keys === undefined ? size : keyUnits(size)));
+  return { value, keys, size, i: 0, copy: undefined, at: 0 };
 }
 
 /** Sets `key` of the frame's copy (made on the first change) to `next`. */
@@ -60,43 +74,51 @@ function put(f: Converting, key: string | number, next: unknown): void {
   else ((f.copy ??= { ...(f.value as Record<string, unknown>) }) as Record<string, unknown>)[key as string] = next;
 }
 
+/**
+ * Converts `root` whole and remembers the result for `root` only: the containers inside it are reached
+ * again through it (a read below a value read whole reads the converted value), so remembering each of them
+ * would cost a map entry per container for nothing.
+ */
 function convertContainer(root: object, cache: CelCache | undefined): unknown {
-  const first = frame(root);
+  const isFrozen = Object.isFrozen(root);
+  const first = frame(root, !isFrozen);
   if (!first) {
-    remember(root, root, cache);
+    remember(root, root, cache, isFrozen);
     return root;
   }
+  const charge = !isFrozen;
   const stack: Converting[] = [first];
   for (;;) {
     const f = stack[stack.length - 1]!;
-    const size = f.keys === undefined ? (f.value as unknown[]).length : f.keys.length;
-    if (f.i < size) {
+    if (f.i < f.size) {
       const key: string | number = f.keys === undefined ? f.i : f.keys[f.i]!;
       f.i++;
       const item = (f.value as Record<string | number, unknown>)[key];
       if (typeof item === 'number') {
         if (Number.isInteger(item)) put(f, key, BigInt(item));
       } else if (item !== null && typeof item === 'object') {
-        const done = converted(item, cache);
-        if (done !== undefined) {
-          if (done !== item) put(f, key, done);
-          continue;
-        }
-        const below = frame(item);
+        const below = frame(item, charge);
         if (below) {
           f.at = key;
           stack.push(below);
-        } else remember(item, item, cache);
+        }
       }
       continue;
     }
     stack.pop();
     const out = f.copy ?? f.value;
-    remember(f.value, out, cache);
     const parent = stack[stack.length - 1];
-    if (!parent) return out;
+    if (!parent) {
+      remember(root, out, cache, isFrozen);
+      return out;
+    }
     if (out !== f.value) put(parent, parent.at, out);
   }
+}
+
+function remember(value: object, out: unknown, cache: CelCache | undefined, isFrozen: boolean): void {
+  if (isFrozen) frozen.set(value, out);
+  else cache?.set(value, out);
 }
 
 /**
@@ -132,7 +154,7 @@ export function fromCel(value: unknown): unknown {
       set(out);
       for (const [k, item] of v) {
         const key = String(k);
-        if (!isForbidden(key)) work.push({ value: item, set: (x) => (out[key] = x) });
+        if (!isForbiddenKey(key)) work.push({ value: item, set: (x) => (out[key] = x) });
       }
       continue;
     }
@@ -218,10 +240,6 @@ function leafFromCel(value: unknown): unknown {
 
 function needsFromCel(v: unknown): boolean {
   return typeof v === 'bigint' || (v !== null && typeof v === 'object');
-}
-
-function isForbidden(key: string): boolean {
-  return key === '__proto__' || key === 'constructor' || key === 'prototype';
 }
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';

@@ -90,6 +90,11 @@ export const TWO_VAR_MACROS: ReadonlyMap<string, number | undefined> = new Map([
   ['all', 3], ['exists', 3], ['exists_one', 3], ['existsOne', undefined], ['transformList', undefined], ['transformMap', undefined], ['transformMapEntry', undefined],
 ]);
 export const TWO_VAR_GATE = TWO_VAR;
+/**
+ * `existsOne(x, p)`, the camel-case alias of `exists_one`: a standard macro of cel-go from v0.22 (cel-go#1064),
+ * the cel-go Kubernetes 1.32 ships (1.31 ships v0.20), the release that also enables two-variable comprehensions.
+ */
+export const EXISTS_ONE_GATE = g(32, 'cel-go v0.22, the camel-case alias of exists_one (Kubernetes 1.32)');
 /** `a.?b`, `a[?0]`, optional entries: optional types. */
 export const OPTIONAL_SYNTAX_GATE = OPTIONAL;
 /** `1 < 1.5`: comparisons across int, uint and double (cel.CrossTypeNumericComparisons, Kubernetes 1.28). */

@@ -28,6 +28,7 @@ interface RawTest {
     container?: string;
     checkOnly?: boolean;
     disableCheck?: boolean;
+    typeEnv?: { name: string }[];
   };
 }
 interface RawSuite { name: string; suites?: RawSuite[]; tests?: RawTest[] }
@@ -93,6 +94,10 @@ export interface ConformanceCase {
   readonly bindings: Readonly<Record<string, unknown>>;
   /** The expected canonical value, or `'error'`. */
   readonly expected: unknown;
+  /** The variables the case declares (its `type_env`), if it declares any: the only free names it may read. */
+  readonly declared: readonly string[] | undefined;
+  /** Whether cel-spec runs the case without the type checker (`disable_check`). */
+  readonly unchecked: boolean;
 }
 
 /** A file of the data: its cases and how many were left out for needing protocol-buffer messages. */
@@ -143,6 +148,8 @@ export function conformanceFiles(): readonly ConformanceFile[] {
           exotic: EXOTIC_TEXT.test(o.expr) || EXOTIC_DATA.test(JSON.stringify([o.bindings ?? {}, value ?? null])),
           bindings,
           expected,
+          declared: o.typeEnv?.map((d) => d.name),
+          unchecked: o.disableCheck === true,
         });
       } catch (error) {
         if (!(error instanceof NeedsProto)) throw error;
@@ -162,11 +169,14 @@ function firstLine(error: unknown): string {
   return String(e?.summary ?? e?.message ?? error).split('\n')[0]!.slice(0, 160);
 }
 
-/** Runs one case through verdict's CEL (compile in the default environment, then evaluate). */
+/**
+ * Runs one case through verdict's CEL (compile in the default environment, then evaluate), as cel-spec
+ * declares it: with its declared variables (`type_env`), and unchecked when it says `disable_check`.
+ */
 export function runCase(c: ConformanceCase): CaseOutcome {
   let compiled;
   try {
-    compiled = buildCel(c.expression, { environment: celEnvironment(), refuse: new Map() });
+    compiled = buildCel(c.expression, { environment: celEnvironment(), refuse: new Map(), ...(c.declared ? { names: c.declared, onlyNames: true } : {}), check: !c.unchecked });
   } catch (error) {
     return c.expected === 'error' ? { pass: true } : { pass: false, why: `load error: ${firstLine(error)}` };
   }

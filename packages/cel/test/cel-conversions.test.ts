@@ -4,7 +4,13 @@
  * numeric time-zone offsets, nanoseconds. Cases from cel-spec's conversions, integer_math and timestamps conformance
  * files; each also runs through the planner (generated code and closures) and through cel-js.
  */
-import { describe } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { compileCel } from '../src/public.js';
+import { buildCel } from '../src/compile.js';
+import { celEnvironment } from '../src/env.js';
+import { CelBudget } from '../src/meter.js';
+import { withMeter } from '../src/runtime.js';
+import { toCel } from '../src/values.js';
 import { celCases, error } from './cel-helpers.js';
 
 describe('conversions of timestamps and durations', () => {
@@ -59,4 +65,37 @@ describe('numeric time-zone offsets', () => {
     ['seconds at -00:00', "timestamp('2009-02-13T23:31:30Z').getSeconds('-00:00')", 30],
     ['a named zone still works', "timestamp('2009-02-13T23:31:30Z').getHours('Asia/Tokyo')", 8],
   ]);
+});
+
+describe('`in` on a container read unconverted', () => {
+  // The container `in` reads is given as JSON, unconverted (no conversion of a whole map for a hash lookup): each
+  // answer, value or error, is the one the converted container gives.
+  const cases: Array<[string, Record<string, unknown>]> = [
+    ['1 in o.l', { o: { l: [1, 2] } }], ['1.0 in o.l', { o: { l: [1, 2] } }], ['3 in o.l', { o: { l: [1, 2] } }], ['1u in o.l', { o: { l: [1, 2] } }],
+    ["{'a': 1} in o.l", { o: { l: [{ a: 1 }] } }], ['[1] in o.l', { o: { l: [[1]] } }], ['o.x in o.l', { o: { x: 1, l: [1.0] } }],
+    ["'a' in o.m", { o: { m: { a: 1 } } }], ['1 in o.m', { o: { m: { a: 1 } } }], ["'a' in o.n", { o: { n: 1 } }], ["'a' in o.s", { o: { s: 'a' } }],
+    ['null in o.l', { o: { l: [null] } }], ['1.5 in o.l', { o: { l: [1.5] } }], ['2 in l', { l: [2.0] }],
+    ['o.l.exists(e, 1 in e)', { o: { l: [[1]] } }], ["o.l.all(e, 'k' in e)", { o: { l: [{ k: 1 }] } }], ["'k' in o.missing", { o: {} }],
+  ];
+  const answer = (expression: string, variables: Record<string, unknown>): unknown => {
+    try {
+      return compileCel(expression).evaluate(variables);
+    } catch (error) {
+      return { error: (error as Error).message };
+    }
+  };
+  it.each(cases)('%s', (expression, variables) => {
+    expect(answer(expression, variables)).toEqual(answer(expression, toCel(variables) as Record<string, unknown>));
+  });
+
+  it('costs the same for a map of 10 keys and one of 100,000: nothing converts', () => {
+    const budget = new CelBudget(Number.MAX_SAFE_INTEGER);
+    const spent = (m: Record<string, unknown>) => {
+      const before = budget.spent;
+      withMeter(budget, () => buildCel("'team' in o.labels", { environment: celEnvironment(), refuse: new Map() }).run({ o: { labels: m } }, { cache: new Map() }));
+      return budget.spent - before;
+    };
+    const wide = Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`l${i}`, i]));
+    expect(spent(wide)).toBe(spent({ team: 1 }));
+  });
 });

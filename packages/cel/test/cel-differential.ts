@@ -8,11 +8,14 @@ import { isDeepStrictEqual } from 'node:util';
 import { buildCel, CelCompileError, type CompiledCel } from '../src/compile.js';
 import { given, view } from '../src/view.js';
 import { celEnvironment, type CelEnvironment } from '../src/env.js';
-import { withMeter } from '../src/runtime.js';
+import { convertedUnits, withMeter } from '../src/runtime.js';
 import { CelBudget } from '../src/meter.js';
 
-/** A run's value or error, and the cost units it spent (when measured). */
-export type Outcome = ({ readonly value: unknown } | { readonly error: string }) & { readonly cost?: number };
+/**
+ * A run's value or error, and the cost units it spent (when measured): `cost` on everything but converting
+ * input to CEL values, `converted` on that.
+ */
+export type Outcome = ({ readonly value: unknown } | { readonly error: string }) & { readonly cost?: number; readonly converted?: number };
 
 /** What running `run` gives: its value, or a description of its error. */
 export function outcome(run: () => unknown): Outcome {
@@ -37,8 +40,16 @@ function canonical(v: unknown): unknown {
   return { class: v.constructor.name, text: String(v as object), fields: Object.fromEntries(Object.entries(v).map(([k, x]) => [k, canonical(x)])) };
 }
 
+/**
+ * Whether `a` (the planner's outcome) agrees with `b` (cel-js's): the same value or error and the same cost,
+ * and at most `b`'s units for conversion. They legitimately differ there: cel-js's activation is converted
+ * before the run along every path the expression may read, the planner converts where it reads, so a branch
+ * not taken converts nothing. (Given CEL values rather than JSON, cel-js converts nothing at all; the
+ * planner's conversion of values already converted is then not measured.)
+ */
 export function sameOutcome(a: Outcome, b: Outcome): boolean {
   if (a.cost !== b.cost) return false;
+  if (a.converted !== undefined && b.converted !== undefined && a.converted > b.converted) return false;
   if ('error' in a || 'error' in b) return 'error' in a && 'error' in b && a.error === b.error;
   return isDeepStrictEqual(canonical(a.value), canonical(b.value));
 }
@@ -77,13 +88,16 @@ export function bothWays(expression: string, activation: Readonly<Record<string,
   const run = (cel: CompiledCel): Outcome => {
     const conversions = { cache: new Map<object, unknown>() };
     const meter = new CelBudget(Number.MAX_SAFE_INTEGER);
+    const before = convertedUnits();
+    // The activation is converted inside the meter, as verdict's rules do it: conversion is charged.
     const out = outcome(() => withMeter(meter, () => cel.run(as(cel, conversions), conversions)));
-    return { ...out, cost: meter.spent };
+    const converted = convertedUnits() - before;
+    return { ...out, cost: meter.spent - converted, ...(json ? { converted } : {}) };
   };
   if (planned.planned && planned.backend !== 'generated') throw new Error(`not generated: ${expression}`);
   const plan = run(planned);
   const closurePlan = run(closures);
-  const agree = sameOutcome(plan, closurePlan);
+  const agree = sameOutcome(plan, closurePlan) && plan.converted === closurePlan.converted;
   return { planned: planned.planned, plan: agree ? plan : { error: `the back ends differ: generated ${show(plan)}, closures ${show(closurePlan)}` }, library: run(library) };
 }
 

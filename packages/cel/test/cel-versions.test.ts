@@ -59,6 +59,13 @@ describe('Kubernetes CEL environment by version', () => {
     expect(refusal('{"a": 1}.transformMap(k, v, v + 1)', '1.31')).toMatch(/transformMap\(\) with two variables/);
   });
 
+  it('refuses existsOne before 1.32 in either form, exists_one with one variable in none', () => {
+    expect(refusal('[1].existsOne(x, x > 0)', '1.31')).toMatch(/existsOne\(\) is not available .*cel-go v0\.22.*\(Kubernetes 1\.32\)/);
+    expect(refusal('[1].existsOne(i, x, x > 0)', '1.31')).toMatch(/existsOne\(\) with two variables/);
+    expect(compileCel('[1].existsOne(x, x > 0)', { kubernetesVersion: '1.32' }).evaluate()).toBe(true);
+    expect(compileCel('[1].exists_one(x, x > 0)', { kubernetesVersion: '1.23' }).evaluate()).toBe(true);
+  });
+
   it('refuses what no Kubernetes release enables: cel.bind, the image library, cel-js\'s bytes methods, strings version 3', () => {
     expect(refusal('cel.bind(a, 1, a + 1)')).toMatch(/ext\.Bindings \(cel\.bind\): Kubernetes does not enable it/);
     expect(refusal('image("nginx").registry()')).toMatch(/image library: proposed for Kubernetes 1\.33 \(kubernetes\/kubernetes#130834\) and not merged/);

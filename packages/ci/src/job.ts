@@ -4,6 +4,7 @@
  * of strings and numbers or GitLab's `[{key, value}]` list). Job event
  * webhooks (`object_kind: "build"`) are mapped first.
  */
+import { isForbiddenKey } from '@verdict/core';
 import { describe, JobAdmissionError } from './errors.js';
 import { checkId, isObject, type JobId } from './check.js';
 import { fromJobEvent, isJobEvent } from './webhook.js';
@@ -36,7 +37,6 @@ export interface Job {
   tags: string[];
 }
 
-const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 const hasOwn = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
 
 /** Normalises one variable value to a string. */
@@ -50,7 +50,7 @@ function variableKey(key: unknown, path: string): string {
   if (typeof key !== 'string' || key === '') {
     throw JobAdmissionError.job('INVALID_VARIABLES', `a variable needs a non-empty string "key" (got ${describe(key)})`, path);
   }
-  if (FORBIDDEN.has(key)) throw JobAdmissionError.job('INVALID_VARIABLES', `variable name "${key}" is not allowed: it could change object prototypes`, path);
+  if (isForbiddenKey(key)) throw JobAdmissionError.job('INVALID_VARIABLES', `variable name "${key}" is not allowed: it could change object prototypes`, path);
   return key;
 }
 

@@ -75,7 +75,9 @@ describe('audit report details', () => {
     try {
       const r = await run(['diff', '--base', 'base', '--head', 'head', 'web.yaml', '-o', 'table'], { cwd: dir });
       expect(r.code).toBe(1);
-      expect(r.stdout).toContain('ValidatingAdmissionPolicyBinding/replicas [deny]: matched');
+      expect(r.stdout).toContain('ValidatingAdmissionPolicyBinding/replicas');
+      expect(r.stdout).toContain('[validationActions: Deny] (head/p.yaml:9): matched');
+      expect(r.stdout).toContain('✗ validations[0] (head/p.yaml:7 /spec/validations/0)');
       expect(r.stdout).not.toContain('parameterSelection');
     } finally {
       cleanup();

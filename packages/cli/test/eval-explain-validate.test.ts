@@ -53,6 +53,28 @@ describe('verdict eval', () => {
     }
   }, 60_000);
 
+  it('takes the policies of a CI chain from --config, as a suite does, and refuses -p next to it', async () => {
+    const policy = (name: string, spec: string) => `apiVersion: verdict.dev/v1\nkind: Policy\nmetadata: {name: ${name}}\nspec:\n${spec}`;
+    const { dir, cleanup } = tempTree({
+      'project.yaml': policy('no-latest', '  validate: [{name: pinned, rule: {"!": {ends_with: [{var: job.image}, ":latest"]}}, message: "image {{job.image}} uses :latest"}]\n'),
+      'group.yaml': policy('protected', '  validate: [{name: protected, rule: {"==": [{var: refProtected}, true]}, message: "ref {{ref}} is not protected"}]\n'),
+      'chain.yaml': 'ci:\n  chain:\n    - {level: project, policies: [project.yaml]}\n    - {level: group, name: acme, dryRun: true, policies: [group.yaml]}\n',
+      'job.json': '{"id": 7, "variables": {"CI_JOB_IMAGE": "alpine:3.20", "CI_COMMIT_REF_NAME": "wip", "CI_COMMIT_REF_PROTECTED": "false"}}\n',
+      'latest.json': '{"id": 8, "variables": {"CI_JOB_IMAGE": "alpine:latest"}}\n',
+    });
+    try {
+      expect(await verdict(['eval', '-c', 'chain.yaml', '-i', 'job.json', '-o', 'text'], { cwd: dir })).toMatchObject({
+        code: 0, stdout: 'ACCEPTED (ci)\n  reason: dry run (acme): would reject: ref wip is not protected\n',
+      });
+      expect(await verdict(['explain', '-c', 'chain.yaml', '-i', 'latest.json'], { cwd: dir })).toMatchObject({ code: 1, stdout: expect.stringMatching(/^REJECTED \(ci\)\n {2}✗ image alpine:latest uses :latest\n/) });
+      expect(await verdict(['eval', '-p', 'project.yaml', '-c', 'chain.yaml', '-i', 'job.json'], { cwd: dir })).toMatchObject({
+        code: 2, stderr: 'verdict: verdict eval: --config chain.yaml has a ci.chain, whose levels name their own policies; -p would not be used: leave it out, or add its files to a level of the chain\n',
+      });
+    } finally {
+      cleanup();
+    }
+  }, 90_000);
+
   it('shows a retagged CI job once: its reason and its tag changes, not the same again as warnings and patch lines', async () => {
     const policy = 'apiVersion: verdict.dev/v1\nkind: Policy\nmetadata: {name: pci}\nspec:\n  parameters: {reason: tagged pci}\n  mutate: [{name: tag, patch: [{op: add, path: /tags/-, value: pci}]}]\n';
     const { dir, cleanup } = tempTree({ 'pci.yaml': policy, 'job.json': '{"id": 1, "variables": {}, "tags": ["docker"]}' });

@@ -136,7 +136,8 @@ describe('Kyverno MutatingPolicies in the CLI', () => {
     const defaulted = await mutatingSetup(['audit', '-p', 'policy.yaml', '-c', 'verdict.config.yaml', 'deployment.yaml', '-o', 'json']);
     expect(JSON.parse(defaulted.stdout).objects[0].results).toMatchObject([{ kind: 'MutatingPolicy', policy: 'always-pull/autogen-defaults', status: 'pass', messages: [] }]);
     const explain = await mutatingSetup(['explain', '-p', 'policy.yaml', '-c', 'verdict.config.yaml', '-i', 'deployment.yaml', '--no-defaults']);
-    expect(explain.stdout).toContain('MutatingPolicy/always-pull/autogen-defaults [deny]: matched');
+    expect(explain.stdout).toContain('MutatingPolicy/always-pull/autogen-defaults (policy.yaml:1): matched');
+    expect(explain.stdout).toMatch(/✓ mutate mutations\[0\] \(policy\.yaml:\d+ \/spec\/mutations\/0\)/);
     expect(explain.stdout).toContain('patch: add /spec/template/spec/containers/0/imagePullPolicy = Always');
   });
 });

@@ -19,7 +19,8 @@ describe('verdict eval, explain and validate with MutatingAdmissionPolicies', ()
     try {
       const r = await run(['explain', '-p', MAP_POLICIES, '-i', 'pod.yaml', '-c', 'config.yaml', '--namespace-labels', 'mesh=enabled'], { cwd: dir });
       expect(r.code).toBe(0);
-      expect(r.stdout).toContain('MutatingAdmissionPolicyBinding/mesh-sidecar (parameter set 0) [deny]: matched');
+      expect(r.stdout).toMatch(/MutatingAdmissionPolicyBinding\/mesh-sidecar \(\S*sidecar\.yaml:\d+\): matched/);
+      expect(r.stdout).toContain('params: ConfigMap mesh-system/mesh-proxy data: {image: mesh/proxy:v1.2.0}');
       expect(r.stdout).toContain('variables.proxy = {name: mesh-proxy, image: mesh/proxy:v1.2.0, restartPolicy: Always}');
       expect(r.stdout).toContain('✓ mutate mutations[0]');
       expect(r.stdout).toContain('patch: add /spec/initContainers');

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { tempTree, verdict } from './helpers.js';
+import { ROOT, tempTree, verdict } from './helpers.js';
 
 const POLICY = `
 apiVersion: verdict.dev/v1
@@ -38,6 +38,9 @@ describe('verdict test', () => {
       expect(run.stdout).toContain(`examples/${suite}`);
     }
     expect(run.stdout).not.toContain('\u001b[');
+    // docs/cli.md shows this run: its first and last lines are the real ones.
+    const transcript = /```text\n\$ verdict test examples\/\n(running .*)\n[\s\S]*?\n(\d+ passed, 0 failed)\n```/.exec(readFileSync(join(ROOT, 'docs/cli.md'), 'utf8'));
+    expect([transcript?.[1], transcript?.[2]]).toEqual([lines[0], lines.at(-1)]);
   }, 120_000);
 
   it('prints one line per case and exits 0 when every case passes', async () => {

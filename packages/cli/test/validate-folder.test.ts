@@ -63,4 +63,25 @@ describe('verdict validate on a folder', () => {
       cleanup();
     }
   }, 90_000);
+
+  it("leaves out a project's own files (package.json, lockfiles, tsconfig) when given the project folder, and reads them when named", async () => {
+    const { dir, cleanup } = tempTree({
+      'package.json': '{"name": "my-policies", "private": true, "type": "module"}\n',
+      'package-lock.json': '{"name": "my-policies", "lockfileVersion": 3, "packages": {}}\n',
+      'tsconfig.json': '{"compilerOptions": {"strict": true}}\n',
+      'tsconfig.build.json': '{"extends": "./tsconfig.json"}\n',
+      'pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
+      'policies/size.json': '{"apiVersion": "verdict.dev/v1", "kind": "Policy", "metadata": {"name": "size"}, "spec": {"validate": [{"name": "small", "rule": {"<=": [{"var": "size"}, 10]}, "message": "too big"}]}}\n',
+    });
+    try {
+      const folder = await verdict(['validate', '.'], { cwd: dir });
+      expect(folder.stdout).toBe('✓ 1 document, 1 policy (core): valid\n');
+      expect(folder.code).toBe(0);
+      const named = await verdict(['validate', 'package.json', 'policies'], { cwd: dir });
+      expect(named.code).toBe(1);
+      expect(named.stdout).toContain('✗ package.json:1:1 at /kind: missing required field "kind"');
+    } finally {
+      cleanup();
+    }
+  }, 90_000);
 });

@@ -101,7 +101,7 @@ describe('verdict with ValidatingAdmissionPolicies and gator suites', () => {
     try {
       const run = await verdict(['explain', '-p', 'vap.yaml', '-i', 'deployment.yaml', '--namespace-labels', 'environment=dev'], { cwd: dir });
       expect(run.code).toBe(0);
-      expect(run.stdout).toContain('ValidatingAdmissionPolicyBinding/image-env-binding [deny]: matched');
+      expect(run.stdout).toContain('ValidatingAdmissionPolicyBinding/image-env-binding [validationActions: Deny] (vap.yaml:15): matched');
       expect(run.stdout).toContain('variables.environment = dev');
       expect(run.stdout).toContain('✓ validations[0]');
     } finally {

@@ -93,13 +93,16 @@ export class CostMeter {
     }
     // Past the limit the count went below zero (a budget error swallowed inside, say by all(), leaves it there too).
     const spent = limit - this.left;
-    this.left = before - spent;
-    if (this.left < 0) throw this.exceeded();
     if (spent > limit) {
-      // The budget error thrown inside was the limit's, not the budget's: the next one is made afresh.
+      // Every charge past the limit threw before its work (all() absorbs the error and goes on to charge the
+      // next element, which throws again): what was done is at most the limit, and that is what the budget
+      // pays. The budget error thrown inside was the limit's, not the budget's: the next one is made afresh.
+      this.left = before - limit;
       this.#exceeded = undefined;
       throw new CostLimitExceeded(limit);
     }
+    this.left = before - spent;
+    if (this.left < 0) throw this.exceeded();
     if (threw) throw failure;
     return out as T;
   }

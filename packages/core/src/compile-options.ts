@@ -122,6 +122,8 @@ export interface CompiledEntry {
 
 export interface CompiledPolicy {
   ordinal: number;
+  /** Index of the document it was compiled from (past the given list: a translated one). */
+  index: number;
   kind: string;
   name: string;
   order: number;

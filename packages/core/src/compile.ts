@@ -43,7 +43,7 @@ class Loader {
   private readonly broken = new Set<string>();
   private readonly owners;
   private readonly dialects: readonly MatchDialect[];
-  private readonly translation: Translation;
+  readonly translation: Translation;
   private readonly documents: readonly unknown[];
 
   constructor(private readonly given: readonly unknown[], private readonly options: CompileOptions) {
@@ -244,7 +244,7 @@ class Loader {
     warmPatterns(unit, [base, ...entries.map((e) => e.variant)], (path, code, message) => this.report(i, path, code, message));
     const order = (spec['order'] as number | undefined) ?? 0;
     const policy: CompiledPolicy = {
-      ordinal: 0, kind, name, order, enforcementAction, template: unit, match,
+      ordinal: 0, index: i, kind, name, order, enforcementAction, template: unit, match,
       base, behavior, onNoMatch, entries, anyCache: new Map(), document: this.translation.source(i, doc),
       outcomes: deepFreeze({
         noEntries: { behavior, matched: [], outcome: 'no-entries' as const },
@@ -299,5 +299,7 @@ export function compilePolicies(documents: readonly unknown[], options: CompileO
   const policies = loader.policies.sort((a, b) => a.order - b.order || (a.name < b.name ? -1 : a.name > b.name ? 1 : a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
   policies.forEach((p, ordinal) => (p.ordinal = ordinal));
   const index = new PolicyIndex(policies.map((item) => ({ item, hints: item.match.hints })));
-  return new PolicySet(policies, index, { target, dialects: options.dialects ?? [], costBudget, limits });
+  // Traces of translated policies name the user's documents (built on the first explained evaluation).
+  const translated = loader.translation.documents.length > documents.length ? loader.translation : undefined;
+  return new PolicySet(policies, index, { target, dialects: options.dialects ?? [], costBudget, limits, ...(translated ? { translation: translated } : {}) });
 }

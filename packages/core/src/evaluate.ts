@@ -13,6 +13,8 @@ import { mutatePhase } from './mutate-phase.js';
 import { matchConditions, omittedOf, Run, validatePhase, type Active, type RunLimits } from './phases.js';
 import { choose, noMatch } from './selection.js';
 import type { PolicyIndex } from './selectors/policy-index.js';
+import { Provenance } from './provenance.js';
+import type { Translation } from './translate.js';
 import type { MatchDialect } from './selectors/types.js';
 import type { Decision, DecisionError, DecisionErrorCode, EvaluateOptions, PolicyInfo, PolicyTrace } from './types.js';
 import { describeType, isPlainObject, toPointer } from './util/object.js';
@@ -23,12 +25,16 @@ interface Settings {
   /** Units one evaluation may spend. */
   costBudget: number;
   limits: RunLimits;
+  /** The translation of the load, when documents were translated (traces with `explain: true` use it). */
+  translation?: Translation;
 }
 
 /** An immutable, compiled set of policies. Create one with `compilePolicies` and reuse it. */
 export class PolicySet {
   /** The loaded policies, in evaluation order. */
   readonly policies: readonly PolicyInfo[];
+
+  private provenance: Provenance | undefined;
 
   /** @internal use `compilePolicies` */
   constructor(
@@ -79,11 +85,15 @@ export class PolicySet {
     const meter = new CostMeter(this.settings.costBudget);
     const run = new Run(this.settings.limits, meter);
     const active: Active[] = [];
+    // Explaining a set with translated documents: each trace with its policy, to name the user's documents at the end.
+    const explained: Array<[PolicyTrace, CompiledPolicy]> | undefined = explain && this.settings.translation ? [] : undefined;
     let doc: CowDocument | undefined;
     let patch: PatchOperation[] = [];
     try {
       for (let c = 0; c < candidates.length; c++) {
+        const traced = explained ? run.trace.length : 0;
         const runs = this.select(candidates[c]!, input, run, { explain, mutate: options.mutate !== false });
+        if (explained) for (let t = traced; t < run.trace.length; t++) explained.push([run.trace[t]!, candidates[c]!]);
         if (runs === undefined) continue;
         if (Array.isArray(runs)) for (let r = 0; r < runs.length; r++) active.push(runs[r]!);
         else active.push(runs as Active);
@@ -92,6 +102,10 @@ export class PolicySet {
       let finalInput = doc ? doc.root : input;
       if (doc && patch.length > 0 && options.refresh) finalInput = options.refresh(finalInput, doc.current());
       validatePhase(active, finalInput, run);
+      if (explained) {
+        this.provenance ??= new Provenance(this.settings.translation!);
+        for (const [trace, policy] of explained) this.provenance.annotate(trace, policy);
+      }
     } catch (error) {
       if (!(error instanceof BudgetExceeded)) throw error;
       return exceeded(run, error, { skipped: this.compiled.length - candidates.length, cost: meter.spent });

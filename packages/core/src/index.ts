@@ -15,11 +15,11 @@ export { PolicySet } from './evaluate.js';
 export type { LintFinding } from './lint.js';
 export type {
   Decision, DecisionError, DecisionErrorCode, EnforcementAction, EvaluateOptions, NoMatchAction, ParameterSelectionBehavior,
-  PolicyInfo, PolicyTrace, RuleTrace, SelectionTrace, SelectorMismatch, Violation, Annotation,
+  PolicyInfo, PolicyTrace, RuleTrace, SelectionTrace, SelectorMismatch, TraceSource, Violation, Annotation,
 } from './types.js';
 export { diffPatch, PatchTestFailed, type PatchOperation, type PatchOp, type PatchType } from './mutate.js';
 export {
-  compileLabelSelector, formatLabelSelector, labelKeyError, matchLabelSelector, parseLabelSelector, validateLabelSelector,
+  compileLabelSelector, formatLabelSelector, labelKeyError, labelValueError, matchLabelSelector, parseLabelSelector, validateLabelSelector,
   type CompiledLabelSelector, type LabelSelector, type LabelSelectorOperator, type LabelSelectorRequirement, type Labels, type SelectorIssue,
 } from './labels.js';
 export { mergeParameters, type MergeRules, type MergeStrategy } from './merge.js';
@@ -28,6 +28,7 @@ export { compileCel, type CompiledCel, type CompileCelOptions } from './language
 export type { CelOptions } from './languages/cel-context.js';
 export type { CelConstant, CelFunction, CelOverride, CelType } from '@verdict/cel';
 export { ContainerImage, NEWEST_KUBERNETES_VERSION, parseContainerImage } from '@verdict/cel';
+export { formatQuantity, parseResourceQuantity, Quantity, scaledValue, type ParsedQuantity, type QuantityFormat } from '@verdict/cel';
 export type { CelProfile, FailedValidation } from './languages/cel-rule.js';
 export { ComparisonError } from './logic/compare.js';
 export { parseQuantity } from './quantity.js';
@@ -37,6 +38,7 @@ export { PatternError } from './patterns/error.js';
 export { compileTemplate, type CompiledTemplate } from './template.js';
 export { documentSchema, type JsonSchemaDocument } from './schema.js';
 export { closest, didYouMean } from './util/suggest.js';
+export { isForbiddenKey } from './util/object.js';
 export type { DialectContext, IndexHint, MatchDialect, Path, SelectionKey, Selector } from './selectors/types.js';
 export { adapterOfMatchKey } from './selectors/adapter-keys.js';
 export {

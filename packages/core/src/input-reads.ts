@@ -17,12 +17,15 @@ export type InputShape = Readonly<Record<string, unknown>>;
 export interface UnknownInputPath {
   /** JSON pointer of the reading expression or message. */
   at: string;
+  /** What is read, what the shape has there, and a did-you-mean. */
   message: string;
 }
 
 /** A path some expression reads from the input: its segments, and the JSON pointer of the expression. */
 export interface InputRead {
+  /** The path's segments (`['job', 'image']`). */
   readonly path: readonly string[];
+  /** JSON pointer of the reading expression or string. */
   readonly at: string;
 }
 

@@ -1,12 +1,13 @@
 /**
  * Mutation rules: RFC 6902 patches with templated paths and values, applied
- * with fast-json-patch on a copy-on-write view of the input. Only containers
+ * on a copy-on-write view of the input (patch-apply.ts). Only containers
  * on a patched path are copied; the caller's input is never modified. A
  * missing parent of an `add` path is created (and emitted as its own `add`),
  * so the emitted patch applies cleanly to the original object.
  */
-import jsonpatch from 'fast-json-patch';
 import { UNMETERED, type CostMeter } from './budget.js';
+import { applyPatchOperation, PatchFault } from './patch-apply.js';
+import { diffJson } from './patch-diff.js';
 import { compileTemplate, TemplateSyntaxError, type CompiledTemplate, type PathResolver } from './template.js';
 import { deepFreeze, describeType, escapePointerSegment, FORBIDDEN_KEYS, isPlainObject, parsePointer, toPointer } from './util/object.js';
 
@@ -131,7 +132,7 @@ function resolvePath(piece: PathPiece, resolve: PathResolver): string[] {
  * `add`, `remove` and `replace` only, lists compared index by index. Neither value is modified.
  */
 export function diffPatch(before: unknown, after: unknown): PatchOperation[] {
-  return jsonpatch.compare(before as object, after as object) as PatchOperation[];
+  return diffJson(before, after);
 }
 
 /** The segments of a pointer, refusing those that could reach an object prototype. */
@@ -273,20 +274,13 @@ export class CowDocument {
       this.prepare(abs, create && (out.op === 'add' || out.op === 'copy' || out.op === 'move'), emit, meter);
       if (from && out.op === 'move') this.prepare(from, false, emit, meter);
     }
-    let result: ReturnType<typeof jsonpatch.applyOperation>;
     try {
-      result = jsonpatch.applyOperation(
-        this.root,
-        { op: out.op, path: toPointer(abs), ...(from ? { from: toPointer(from) } : {}), ...('value' in out ? { value: out.value } : {}) } as Parameters<typeof jsonpatch.applyOperation>[1],
-        true, // validate: RFC 6902 errors (remove/replace of a missing path, …) instead of silent no-ops
-        true, // mutate in place: every container on the path is already a private copy
-        true, // refuse __proto__ / constructor segments
-      );
+      this.root = applyPatchOperation(this.root, out, { path: abs, from }, meter) as Record<string, unknown>;
     } catch (error) {
-      if ((error as { name?: string }).name === 'TEST_OPERATION_FAILED') throw new PatchTestFailed(patchFailure(out, error));
+      if (!(error instanceof PatchFault)) throw error;
+      if (error.reason === 'TEST_OPERATION_FAILED') throw new PatchTestFailed(patchFailure(out, error));
       throw new Error(patchFailure(out, error));
     }
-    if (abs.length === 0) this.root = result.newDocument as Record<string, unknown>;
     emit.push(out);
   }
 

@@ -70,6 +70,17 @@ export function omittedOf(run: Run): Decision['omitted'] {
   return { violations: run.omittedViolations, denials: run.omittedDenials, warnings: run.omittedWarnings };
 }
 
+/** A point in a {@link Run} to roll back to. */
+export interface RunMark {
+  readonly allowed: boolean;
+  readonly violations: number;
+  readonly warnings: number;
+  readonly errors: number;
+  readonly omittedViolations: number;
+  readonly omittedDenials: number;
+  readonly omittedWarnings: number;
+}
+
 /** What a decision collects while policies run. */
 export class Run {
   allowed = true;
@@ -137,6 +148,25 @@ export class Run {
     this.errors.push(e);
     if (policy.enforcementAction === 'deny') this.allowed = false;
     else if (policy.enforcementAction === 'warn') this.warn(`[${policy.name}] ${message}`);
+  }
+
+  /** What the run has recorded so far, to {@link rollback} to (a policy whose evaluation fails as a whole). */
+  mark(): RunMark {
+    return {
+      allowed: this.allowed, violations: this.violations.length, warnings: this.warnings.length, errors: this.errors.length,
+      omittedViolations: this.omittedViolations, omittedDenials: this.omittedDenials, omittedWarnings: this.omittedWarnings,
+    };
+  }
+
+  /** Forgets what was recorded since `mark` (violations, warnings, errors and what they did to `allowed`). */
+  rollback(mark: RunMark): void {
+    this.allowed = mark.allowed;
+    this.violations.length = mark.violations;
+    this.warnings.length = mark.warnings;
+    this.errors.length = mark.errors;
+    this.omittedViolations = mark.omittedViolations;
+    this.omittedDenials = mark.omittedDenials;
+    this.omittedWarnings = mark.omittedWarnings;
   }
 
   /**
@@ -270,11 +300,15 @@ export function validatePhase(active: readonly Active[], input: Record<string, u
     const limit = a.policy.template.cel.context.profile?.costLimits?.policy;
     if (limit === undefined) validatePolicy(a, run);
     else {
+      const mark = run.mark();
       try {
         a.scope.meter.within(limit, validatePolicy, a, run);
       } catch (error) {
         if (!(error instanceof CostLimitExceeded)) throw error;
-        // As the API server: the policy's evaluation fails as a whole; the rules not run are skipped.
+        // As the API server (validating/validator.go: the validations' filter returns the error, and the policy's
+        // one decision is its failurePolicy's): the policy's evaluation fails as a whole. The violations, warnings
+        // and errors its validations recorded are dropped; the trace keeps them, and the rules not run are skipped.
+        run.rollback(mark);
         const done = a.trace.rules.filter((entry) => entry.type === 'validate').length;
         for (const rule of a.policy.template.validate.slice(done)) a.trace.rules.push({ rule: rule.name, type: 'validate', result: 'skipped', message: OUT_OF_BUDGET });
         run.fail(a.policy, 'RULE_ERROR', OUT_OF_BUDGET, { parameterSet: a.parameterSet });

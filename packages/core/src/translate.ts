@@ -125,6 +125,11 @@ export class Translation {
     return this.generated.get(index)?.variant === true;
   }
 
+  /** Whether document `index` was made by a translator. */
+  isGenerated(index: number): boolean {
+    return this.generated.has(index);
+  }
+
   /** Where a problem at (`document`, `path`) is shown: translated documents map to their origin. */
   locate(document: number, path: string): { document: number; path: string } {
     const g = this.generated.get(document);

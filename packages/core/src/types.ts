@@ -74,10 +74,37 @@ export interface DecisionError {
 
 /** The first selector part that did not match, in a {@link PolicyTrace}. */
 export interface SelectorMismatch {
-  /** JSON pointer of the selector part that failed, in the policy document. */
+  /**
+   * JSON pointer of the selector part that failed, in the policy document (for a policy translated from
+   * other documents, with `explain: true`: in the document `source` names, as the user wrote it).
+   */
   at: string;
   /** What that part requires. */
   selector: string;
+  /** With `explain: true`, for a translated policy: the document, as written, that `at` points into. */
+  source?: TraceSource;
+}
+
+/**
+ * A place in a document given to `compilePolicies`, for the parts of a policy a translator made from the user's
+ * own documents (a ValidatingAdmissionPolicy and its binding, a Gatekeeper ConstraintTemplate, a kinitiras
+ * policy). Traces carry it with `explain: true`, so they can speak of what the user wrote.
+ */
+export interface TraceSource {
+  /** Index of the document in the list given to `compilePolicies`. */
+  document: number;
+  /** The document's `kind`, when it has one. */
+  kind?: string;
+  /** The document's `metadata.name` (`namespace/name` for a namespaced one), when it has one. */
+  name?: string;
+  /** JSON pointer inside that document (`''`: the document). */
+  path: string;
+  /** For documents parsed from text (`parsePolicyDocuments`) with a `source`: that name (the file). */
+  file?: string;
+  /** For documents parsed from text: the line (1-based) of `path`, or of the nearest part of it the document has. */
+  line?: number;
+  /** For documents parsed from text: the column (1-based) of `path`. */
+  column?: number;
 }
 
 /** How `parameterSelection` chose the parameters of one policy, in a {@link PolicyTrace}. */
@@ -106,6 +133,8 @@ export interface RuleTrace {
   message?: string;
   /** For a mutate rule that changed something: the operations it contributed (the policy's `patch` holds them all). */
   patch?: PatchOperation[];
+  /** With `explain: true`, for a rule a translator made: where the user wrote it (e.g. `/spec/validations/0` of a ValidatingAdmissionPolicy). */
+  source?: TraceSource;
 }
 
 /** What happened to one policy during an evaluation (`decision.trace`): match, parameter selection, rules. */
@@ -127,6 +156,12 @@ export interface PolicyTrace {
   parameterSet?: number;
   /** CEL `spec.variables` computed during the evaluation (those never read are absent). */
   variables?: Record<string, unknown>;
+  /**
+   * With `explain: true`, for a policy a translator made: the user's document it stands for (a
+   * ValidatingAdmissionPolicyBinding, a kinitiras OverridePolicy, a Kyverno ValidatingPolicy), with `path` `''`
+   * or the part of it the policy is (`/spec/overrideRules/1`).
+   */
+  source?: TraceSource;
 }
 
 /**

@@ -50,11 +50,13 @@ describe('the cost of CEL operators', () => {
     expect(costOf("'zz' in l", { l: names })).toBeLessThan(10_100);
   });
 
-  it('charges equality of lists and maps per element and entry compared, and strings per ten characters', () => {
+  it('charges equality of lists and maps per container, element and entry compared, and strings per ten characters', () => {
     const cost = costOf('a == b', { a: items(10_000), b: items(10_000) });
-    // 10,000 list elements + 20,000 map entries + about 110,000 characters / 10
-    expect(cost).toBeGreaterThanOrEqual(30_000 + 10_000);
-    expect(cost).toBeLessThan(50_000);
+    // Converting each list to CEL values: one unit per container and one per entry, 1 + 10,000 + 10,000 × 3 each.
+    const conversion = 2 * (1 + 10_000 + 10_000 * 3);
+    // 10,001 containers compared + 10,000 list elements + 20,000 map entries + about 110,000 characters / 10
+    expect(cost).toBeGreaterThanOrEqual(10_001 + 30_000 + 10_000 + conversion);
+    expect(cost).toBeLessThan(10_001 + 50_000 + conversion);
     expect(costOf('s == t', { s: 'a'.repeat(100_000), t: 'a'.repeat(100_000) })).toBeGreaterThanOrEqual(10_000);
     expect(costOf('s < t', { s: 'a'.repeat(100_000), t: 'a'.repeat(100_000) })).toBeGreaterThanOrEqual(10_000);
   });
@@ -74,6 +76,28 @@ describe('the cost of CEL operators', () => {
       expect(costOf(expression, { s }), expression).toBeGreaterThanOrEqual(2_000);
     }
     expect(costOf('size(m) > 0', { m: labels(20_000) })).toBeGreaterThanOrEqual(2_000);
+  });
+
+  it('charges converting input to CEL values: one unit per container and per entry, four per key of a map over 1,000 keys', () => {
+    const strings = (n: number) => Array.from({ length: n }, (_, i) => `s${i}`);
+    // `size(l)` costs the same for any list: the difference is the conversion of the list read whole.
+    expect(costOf('size(l) > 0', { l: strings(5_000) }) - costOf('size(l) > 0', { l: strings(10) })).toBe(5_000 - 10);
+    // Nested: 100 lists of 10 strings = 1 + 100 + 100 × (1 + 10) units, an empty list 1.
+    expect(costOf('size(l) > 0', { l: Array.from({ length: 100 }, () => strings(10)) }) - costOf('size(l) > 0', { l: [] })).toBe(100 + 100 * 11);
+    // A wide map lists its keys at four units each (V8 keeps it as a hash table); size() adds one unit per ten entries.
+    const narrow = costOf('size(m) > 0', { m: labels(1_000) });
+    const wide = costOf('size(m) > 0', { m: labels(2_000) });
+    expect(wide - narrow).toBe((2_000 * 4 - 1_000) + (2_000 - 1_000) / 10);
+    // Frozen values (parameters) convert once per process, uncharged.
+    expect(costOf('size(l) > 0', { l: Object.freeze(strings(5_000)) })).toBe(costOf('size(l) > 0', { l: Object.freeze(strings(10)) }));
+  });
+
+  it('charges matches, find and findAll as Kubernetes: the characters over ten, times the pattern\'s length over four', () => {
+    const s = 'a'.repeat(20_000);
+    // 1 (the expression) + 1 (the call) + ceil(20,001 / 10) * ceil(length / 4)
+    expect(costOf("s.matches('^a+$')", { s })).toBe(2 + 2_001 * 1);
+    expect(costOf("s.matches('^(a|b|c|d|e|f|g|h)+$')", { s })).toBe(2 + 2_001 * 5);
+    expect(costOf("s.find('b+') == ''", { s })).toBe(2 + 2_001 * 1);
   });
 
   it('charges functions added through cel.functions by the size of their arguments and result, or their declared cost', () => {
@@ -111,7 +135,9 @@ describe('CEL on deeply nested values', () => {
 });
 
 describe('cost limits of one expression and one policy (an adapter profile\'s costLimits)', () => {
-  const documents = (failurePolicy: string) => parsePolicyDocuments(`
+  const COSTLY = `    - {name: costly, expression: "object.items.all(a, object.items.all(b, a != ''))"}`;
+  const THREE_RULES = `    - {name: cheap, expression: "object.name != ''"}\n${COSTLY}\n    - {name: last, expression: "object.name == 'x'"}`;
+  const documents = (failurePolicy: string, validate = THREE_RULES) => parsePolicyDocuments(`
 apiVersion: verdict.dev/v1
 kind: PolicyTemplate
 metadata: {name: t}
@@ -119,20 +145,18 @@ spec:
   kind: T
   failurePolicy: ${failurePolicy}
   validate:
-    - {name: cheap, expression: "object.name != ''"}
-    - {name: costly, expression: "object.items.all(a, object.items.all(b, a != ''))"}
-    - {name: last, expression: "object.name == 'x'"}
+${validate}
 ---
 apiVersion: verdict.dev/v1
 kind: T
 metadata: {name: c}
 `);
-  const setup = (failurePolicy: string, costLimits: { expression?: number; policy?: number }, costBudget?: number) => {
+  const setup = (failurePolicy: string, costLimits: { expression?: number; policy?: number }, costBudget?: number, validate?: string) => {
     const options: CompileOptions = {
       cel: { profile: () => ({ names: ['object'], costLimits, activation: (input) => ({ object: input['object'] }) }) },
       ...(costBudget === undefined ? {} : { costBudget }),
     };
-    return compilePolicies(documents(failurePolicy), options);
+    return compilePolicies(documents(failurePolicy, validate), options);
   };
   const input = { object: { name: 'y', items: Array.from({ length: 300 }, (_, i) => `i${i}`) } };
 
@@ -151,6 +175,32 @@ metadata: {name: c}
     const ignored = setup('Ignore', { policy: 10_000 }).evaluate(input);
     expect(ignored.allowed).toBe(true);
     expect(ignored.errors[0]).toMatchObject({ ignored: true });
+  });
+
+  it('drops the violations a policy recorded before its budget ran out, as the API server does, under Fail and Ignore', () => {
+    // validating/validator.go: the validations' filter returns the out-of-budget error, and the policy's one decision
+    // is its failurePolicy's; the validations that already failed are not reported.
+    const failingFirst = (failurePolicy: string) => setup(failurePolicy, { policy: 10_000 }, undefined, `    - {name: first, expression: "object.name == 'x'", message: first failed}\n${COSTLY}`);
+    const failed = failingFirst('Fail').evaluate(input);
+    expect(failed.allowed).toBe(false);
+    expect(failed.violations).toEqual([]);
+    expect(failed.errors).toEqual([expect.objectContaining({ code: 'RULE_ERROR', message: 'validation failed due to running out of cost budget, no further validation rules will be run' })]);
+    expect(failed.trace[0]!.rules.map((r) => r.result)).toEqual(['fail', 'error']);
+    const ignored = failingFirst('Ignore').evaluate(input);
+    expect(ignored.allowed).toBe(true);
+    expect(ignored.violations).toEqual([]);
+    expect(ignored.errors).toEqual([expect.objectContaining({ ignored: true, message: 'validation failed due to running out of cost budget, no further validation rules will be run' })]);
+    // Within its budget, the same policy reports its violation.
+    const small = { object: { name: 'y', items: ['a'] } };
+    expect(failingFirst('Ignore').evaluate(small).violations.map((v) => v.rule)).toEqual(['first']);
+  });
+
+  it('cancels an expression whose all() goes on charging past its limit, without charging the evaluation for work never done', () => {
+    // all() absorbs an element's error and charges the next element, which throws again: 300 elements of
+    // 300 units each would count 90,000 units against a limit of 1,000 and an evaluation budget of 20,000.
+    const decision = setup('Fail', { expression: 1_000 }, 20_000).evaluate(input);
+    expect(decision.errors).toEqual([expect.objectContaining({ code: 'RULE_ERROR', rule: 'costly', message: 'rule "costly" failed: operation cancelled: actual cost limit exceeded' })]);
+    expect(decision.cost).toBeLessThan(20_000);
   });
 
   it('stops the whole evaluation when the evaluation budget runs out first', () => {

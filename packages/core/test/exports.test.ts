@@ -1,18 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import * as core from '@verdict/core';
-import { anyGlobMatcher, closest, compileRegex, compileTemplate, didYouMean, globMatcher, isGlob, PolicyLoadError, toVerdictError, VerdictError } from '@verdict/core';
+import { anyGlobMatcher, closest, compileRegex, compileTemplate, didYouMean, globMatcher, isForbiddenKey, isGlob, PolicyLoadError, toVerdictError, VerdictError } from '@verdict/core';
 import { MISSING, renderValue } from '../src/template.js';
 import { load } from './helpers.js';
 
 describe('the public surface of @verdict/core', () => {
   it('exports exactly these runtime values (each is tested in this folder)', () => {
     expect(Object.keys(core).sort()).toEqual([
-      'ComparisonError', 'ContainerImage', 'DEFAULT_COST_BUDGET', 'NEWEST_KUBERNETES_VERSION', 'PatchTestFailed', 'PatternError', 'PolicyLoadError', 'PolicySet', 'SelectorError', 'VerdictError', 'adapterOfMatchKey', 'anyGlobMatcher',
+      'ComparisonError', 'ContainerImage', 'DEFAULT_COST_BUDGET', 'NEWEST_KUBERNETES_VERSION', 'PatchTestFailed', 'PatternError', 'PolicyLoadError', 'PolicySet', 'Quantity', 'SelectorError', 'VerdictError', 'adapterOfMatchKey', 'anyGlobMatcher',
       'checkInputReads', 'closest', 'compileCel', 'compileLabelSelector',
-      'compileLogic', 'compilePolicies', 'compileRegex', 'compileTemplate', 'didYouMean', 'diffPatch', 'documentSchema', 'formatLabelSelector', 'formatProblem', 'globMatcher', 'isGlob',
-      'labelKeyError', 'loadPolicySet', 'matchLabelSelector', 'mergeParameters', 'parseContainerImage', 'parseLabelSelector', 'parsePolicyDocuments', 'parseQuantity', 'sourceLocation',
+      'compileLogic', 'compilePolicies', 'compileRegex', 'compileTemplate', 'didYouMean', 'diffPatch', 'documentSchema', 'formatLabelSelector', 'formatProblem', 'formatQuantity', 'globMatcher', 'isForbiddenKey', 'isGlob',
+      'labelKeyError', 'labelValueError', 'loadPolicySet', 'matchLabelSelector', 'mergeParameters', 'parseContainerImage', 'parseLabelSelector', 'parsePolicyDocuments', 'parseQuantity', 'parseResourceQuantity', 'scaledValue', 'sourceLocation',
       'toVerdictError', 'validateLabelSelector',
     ]);
+  });
+});
+
+describe('quantities as the API server reads and writes them (from @verdict/cel)', () => {
+  it('parse with their format, write the canonical form, round to a scale', () => {
+    const q = core.parseResourceQuantity('1024Mi');
+    expect([q.format, q.text, q.value.num]).toEqual(['BinarySI', '1Gi', 1073741824n]);
+    expect(core.formatQuantity(new core.Quantity(1500n, 3), 'DecimalSI')).toBe('1500m');
+    expect(core.scaledValue(core.parseResourceQuantity('0.1').value, -3)).toBe(100n);
+  });
+
+  it('say why a label value is invalid', () => {
+    expect(core.labelValueError('v1.2-a_b')).toBeUndefined();
+    expect(core.labelValueError('!@#')).toMatch(/must be empty or start and end with a letter or digit/);
   });
 });
 
@@ -80,6 +94,11 @@ describe('errors', () => {
     expect(toVerdictError(e)).toBe(e);
     expect(VerdictError.forbiddenKey('__proto__', '/a').code).toBe('FORBIDDEN_KEY');
     expect(VerdictError.invalidInput('nope').code).toBe('INVALID_INPUT');
+  });
+
+  it('name the keys that could reach a prototype, one list for every package (isForbiddenKey)', () => {
+    expect(['__proto__', 'constructor', 'prototype'].map(isForbiddenKey)).toEqual([true, true, true]);
+    expect(['proto', '__proto', 'Constructor', 'toString', ''].map(isForbiddenKey)).toEqual([false, false, false, false, false]);
   });
 
   it('PolicyLoadError lists problems in its message and JSON', () => {

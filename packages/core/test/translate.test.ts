@@ -65,4 +65,24 @@ describe('document translators', () => {
     const { load } = setup();
     expect(() => load(`${LIMIT}---\nkind: LimitUse\nmetadata: {name: a-team}\npolicy: small\nteam: a\n---\napiVersion: verdict.dev/v1\nkind: Small\nmetadata: {name: stray}\n`)).toThrow(/no PolicyTemplate defines kind "Small"/);
   });
+
+  it("names the user's documents and places in an explained trace, and leaves other traces as they were", () => {
+    const { load } = setup();
+    const set = load(`${LIMIT}---\nkind: LimitUse\nmetadata: {name: a-team}\npolicy: small\nteam: a\n---\napiVersion: verdict.dev/v1\nkind: PolicyTemplate\nmetadata: {name: own}\nspec: {kind: Own, validate: [{name: any, rule: true, message: never}]}\n---\napiVersion: verdict.dev/v1\nkind: Own\nmetadata: {name: mine}\nspec: {match: {fields: [{path: team, values: [c]}]}}\n`);
+    const explained = set.evaluate({ team: 'b', size: 5 }, { explain: true });
+    const use = explained.trace.find((t) => t.kind === 'LimitUse')!;
+    expect(use.source).toEqual({ document: 1, kind: 'LimitUse', name: 'a-team', path: '', file: 'limits.yaml', line: 5, column: 1 });
+    // The generated document's match is the LimitUse's own (the default path mapping), in its file and line.
+    expect(use.mismatch).toMatchObject({ at: '/spec/match/fields/0', source: { document: 1, kind: 'LimitUse', path: '/spec/match/fields/0', file: 'limits.yaml' } });
+    const own = explained.trace.find((t) => t.kind === 'Own')!;
+    expect(own.source).toBeUndefined();
+    expect(own.mismatch).toEqual({ at: '/spec/match/fields/0', selector: expect.any(String) });
+    const failed = set.evaluate({ team: 'a', size: 5 }, { explain: true }).trace.find((t) => t.kind === 'LimitUse')!;
+    // The rule is the Limit's (the template's origin), at the place its path mapping gives.
+    expect(failed.rules[0]).toMatchObject({ rule: 'max', result: 'fail', source: { document: 0, kind: 'Limit', name: 'small', path: '/spec/validate/0', line: 1 } });
+    // Without explain, traces are core's, unchanged.
+    const plain = set.evaluate({ team: 'a', size: 5 }).trace.find((t) => t.kind === 'LimitUse')!;
+    expect(plain.source).toBeUndefined();
+    expect(plain.rules[0]!.source).toBeUndefined();
+  });
 });

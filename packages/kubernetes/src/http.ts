@@ -118,8 +118,8 @@ export function parseBody(bytes: Uint8Array): unknown {
 export function parseText(text: string): unknown {
   if (text.trim() === '') throw new AdmissionError('NOT_JSON', 'the body is empty; expected a JSON AdmissionReview');
   // Only a body of more than twice the limit can nest that deep: smaller ones are not scanned.
-  if (text.length > 2 * MAX_NESTING && nestedTooDeep(text)) {
-    throw AdmissionError.invalidReview(`the body nests objects and lists more than ${MAX_NESTING} levels deep (the API server refuses such an object: k8s.io/apimachinery/pkg/util/json)`, '');
+  if (text.length > 2 * MAX_BODY_NESTING && nestedTooDeep(text)) {
+    throw AdmissionError.invalidReview(`the body nests objects and lists more than ${MAX_BODY_NESTING} levels deep: its object more than ${MAX_NESTING} levels deep (the API server refuses such an object: k8s.io/apimachinery/pkg/util/json)`, '');
   }
   try {
     return JSON.parse(text) as unknown;
@@ -131,7 +131,10 @@ export function parseText(text: string): unknown {
 /** The deepest nesting of objects and lists the API server decodes (k8s.io/apimachinery/pkg/util/json, maxDepth). */
 export const MAX_NESTING = 10_000;
 
-/** Whether JSON text nests objects and lists more than {@link MAX_NESTING} deep (one pass, strings skipped). */
+/** The body's limit: an object the API server accepted, inside the AdmissionReview and its `request` (two levels). */
+const MAX_BODY_NESTING = MAX_NESTING + 2;
+
+/** Whether an AdmissionReview's JSON text nests objects and lists more than its object may, {@link MAX_NESTING}, plus its envelope (one pass, strings skipped). */
 export function nestedTooDeep(text: string): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
@@ -144,7 +147,7 @@ export function nestedTooDeep(text: string): boolean {
         else if (d === 34) break;
       }
     } else if (c === 123 || c === 91) {
-      if (++depth > MAX_NESTING) return true;
+      if (++depth > MAX_BODY_NESTING) return true;
     } else if (c === 125 || c === 93) depth--;
   }
   return false;

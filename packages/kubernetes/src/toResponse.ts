@@ -6,6 +6,7 @@
  * warnings, bad annotation keys) is made valid here.
  */
 import type { Decision, DecisionError, PolicySet, Violation } from '@verdict/core';
+import { jsonText } from './json-text.js';
 import { replaceControls } from './read.js';
 import { API_VERSION } from './review.js';
 import { expressionError, policyAnswer } from './vap/answer.js';
@@ -178,7 +179,7 @@ export function toAdmissionResponse(uid: string, decision: Decision, options: Re
   if (warnings.length > 0) response.warnings = warnings;
   if (options.mutating === true && response.allowed && decision.patch.length > 0) {
     response.patchType = 'JSONPatch';
-    response.patch = base64(JSON.stringify(decision.patch));
+    response.patch = base64(jsonText(decision.patch));
   }
   return review(response);
 }

@@ -2,6 +2,7 @@
  * Fiat's stored model: a user's resources (what `PermissionsRepository.get`
  * returns and Redis holds), before they are turned into a view for the user's roles.
  */
+import { isForbiddenKey } from '@verdict/core';
 import { SpinnakerError } from './errors.js';
 import { RESOURCE_TYPES, parseResourceType, type ResourceType } from './model.js';
 import { EMPTY_PERMISSIONS, normalizePermissions, permissionsToJSON, withRequiredGroupMembership, type Permissions } from './permissions.js';
@@ -68,12 +69,11 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
 }
 
-const FORBIDDEN_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** A shallow copy without keys that could reach prototypes (stored JSON is not trusted). */
 export function safeCopy(value: Readonly<Record<string, unknown>>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, v] of Object.entries(value)) if (!FORBIDDEN_KEYS.has(key)) out[key] = v;
+  for (const [key, v] of Object.entries(value)) if (!isForbiddenKey(key)) out[key] = v;
   return out;
 }
 
@@ -121,7 +121,7 @@ export function toResource(type: ResourceType, input: unknown, path = ''): Accou
   if (type === RESOURCE_TYPES.APPLICATION) {
     const details = safeCopy(isObject(input['details']) ? input['details'] : {});
     for (const [key, value] of Object.entries(input)) {
-      if (!['name', 'permissions', 'details', 'requiredGroupMembership', 'attributes'].includes(key) && !FORBIDDEN_KEYS.has(key)) details[key] = value;
+      if (!['name', 'permissions', 'details', 'requiredGroupMembership', 'attributes'].includes(key) && !isForbiddenKey(key)) details[key] = value;
     }
     return { name, permissions, details };
   }

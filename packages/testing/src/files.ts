@@ -18,6 +18,13 @@ const KYVERNO_TEST = /^kyverno-test\.ya?ml$/;
 /** The one dot-folder suite discovery enters: Kyverno's convention for test files. */
 const KYVERNO_TEST_DIR = '.kyverno-test';
 const DATA = /\.(ya?ml|json)$/;
+/**
+ * Files a project folder holds next to its policies that are never policies: package manager
+ * manifests and lockfiles, TypeScript and JavaScript compiler settings. A directory walk leaves
+ * them out (so `verdict validate .` in a project does not report package.json); a file given
+ * by name is still read.
+ */
+const PROJECT_FILE = /^(package\.json|package-lock\.json|npm-shrinkwrap\.json|pnpm-lock\.ya?ml|pnpm-workspace\.ya?ml|deno\.json|[jt]sconfig(\.[\w.-]+)?\.json)$/;
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'coverage']);
 
 function walk(dir: string, accept: (name: string) => boolean, out: string[], dotDir?: string): void {
@@ -92,7 +99,8 @@ export function isGatorSuiteFile(file: string): boolean {
 
 /**
  * Expands policy paths: a directory yields every `.yaml`, `.yml` and `.json`
- * file below it except suites; a file is taken as given. Throws
+ * file below it except suites and a project's own files (`package.json`,
+ * lockfiles, `tsconfig*.json`, `pnpm-workspace.yaml`); a file is taken as given. Throws
  * `SuiteError('FILE_UNREADABLE')` for a missing path.
  */
 export function findPolicyFiles(paths: readonly string[], options: { cwd?: string } = {}): string[] {
@@ -102,7 +110,7 @@ export function findPolicyFiles(paths: readonly string[], options: { cwd?: strin
     const path = resolve(cwd, given);
     const stat = statOf(path);
     if (!stat) throw new SuiteError('FILE_UNREADABLE', `no such policy file or directory: ${displayPath(path, cwd)}`);
-    if (stat.isDirectory()) walk(path, (name) => DATA.test(name) && !SUITE.test(name), out);
+    if (stat.isDirectory()) walk(path, (name) => DATA.test(name) && !SUITE.test(name) && !PROJECT_FILE.test(name), out);
     else out.push(path);
   }
   return [...new Set(out)];

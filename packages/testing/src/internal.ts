@@ -8,6 +8,7 @@
  */
 export { findPolicyFiles, readPolicyFiles, readInputFile, parseInput, displayPath } from './files.js';
 export { inline } from './text.js';
+export { traceInWords } from './trace-words.js';
 export { escapeXml } from './junit.js';
 export { isMissing } from './adapters/registry.js';
 export { unboundAdmissionPolicies, type UnboundPolicy } from './suite/unbound.js';

@@ -6,6 +6,7 @@
  */
 import type { Decision, PatchOperation, PolicyTrace, RuleTrace, SelectionTrace } from '@verdict/core';
 import { inline } from './text.js';
+import { actionWord, describeDocument, describePlace, describeParams, describeTranslatedSelection, seesParams, translatedEntryName } from './trace-words.js';
 
 /** Colour hooks; each defaults to the identity (plain text). */
 export interface TraceStyle {
@@ -61,7 +62,12 @@ export function describeSelection(selection: SelectionTrace): string {
   }
 }
 
-function ruleLine(rule: RuleTrace, s: TraceStyle): string {
+function ruleLine(rule: RuleTrace, s: TraceStyle, owner?: PolicyTrace['source']): string {
+  const line = ruleResult(rule, s);
+  return rule.source ? `${line} ${s.dim(`(${describePlace(rule.source, owner ?? rule.source)})`)}` : line;
+}
+
+function ruleResult(rule: RuleTrace, s: TraceStyle): string {
   const counts = rule.elements === undefined ? '' : rule.violations ? ` (${rule.violations} of ${rule.elements} elements failed)` : ` (${rule.elements} element${rule.elements === 1 ? '' : 's'})`;
   const kind = rule.type === 'mutate' ? 'mutate ' : '';
   switch (rule.result) {
@@ -79,28 +85,48 @@ function ruleLine(rule: RuleTrace, s: TraceStyle): string {
 /** The lines for one policy of a decision's trace. */
 export function formatPolicyTrace(trace: PolicyTrace, decision?: Pick<Decision, 'violations'>, options: FormatTraceOptions = {}): string[] {
   const s = styleOf(options.style);
-  const set = trace.parameterSet === undefined ? '' : ` ${s.dim(`(parameter set ${trace.parameterSet})`)}`;
-  const head = `${s.bold(`${trace.kind}/${trace.policy}`)}${set} ${s.dim(`[${trace.enforcementAction}]`)}`;
+  // A translated policy (core's `source`, with explain) speaks of the user's documents and places.
+  const own = trace.source;
+  const at = (m: { at: string; source?: PolicyTrace['source'] }) => (m.source ? describePlace(m.source, own) : m.at);
+  const params = seesParams(trace);
+  const set = trace.parameterSet === undefined || params ? '' : ` ${s.dim(`(parameter set ${trace.parameterSet})`)}`;
+  const action = actionWord(trace);
+  const where = own ? describePlace(own, own) : '';
+  const head = `${s.bold(`${trace.kind}/${trace.policy}`)}${set}${action === undefined ? '' : ` ${s.dim(`[${action}]`)}`}${where ? ` ${s.dim(`(${where})`)}` : ''}`;
   if (!trace.matched) {
     if (trace.error) return [`${head}: ${s.bad('error while matching')}: ${trace.error}`];
-    const why = trace.mismatch ? `${trace.mismatch.selector} ${s.dim(`(${trace.mismatch.at})`)}` : 'no selector matched';
+    const why = trace.mismatch ? `${trace.mismatch.selector} ${s.dim(`(${at(trace.mismatch)})`)}` : 'no selector matched';
     return [`${head}: ${s.dim('not matched')}: requires ${why}`];
   }
+  // A translated policy none of whose selectors matched (kinitiras' resourceSelectors) does not apply: it is not matched, in its words.
+  if (own && trace.selection?.outcome === 'no-match-allow' && trace.rules.length === 0) {
+    return [`${head}: ${s.dim('not matched')}: no selector matched`, ...(trace.selection.mismatches ?? []).map((m) =>
+      `  ${s.dim(`${translatedEntryName(m)} did not match: requires ${m.selector} (${at(m)})`)}`)];
+  }
   const lines = [`${head}: ${s.ok('matched')}`];
+  // The document its rules were written in, when not the policy's own (a binding's policy, a constraint's template).
+  const written = trace.rules.find((r) => r.source)?.source;
+  if (written && (!own || written.document !== own.document)) lines.push(`  ${s.dim(`from ${describeDocument(written)}`)}`);
   // A policy without parameterSelection entries (any ValidatingAdmissionPolicy binding or Kyverno policy, most constraints) says nothing
   // about it: its parameters line follows.
   if (trace.selection && trace.selection.outcome !== 'no-entries') {
-    lines.push(`  ${describeSelection(trace.selection)}`);
+    lines.push(`  ${own ? describeTranslatedSelection(trace.selection) : describeSelection(trace.selection)}`);
     for (const m of trace.selection.mismatches ?? []) {
-      lines.push(`    ${s.dim(`${entryName(m)} did not match: requires ${m.selector} (${m.at})`)}`);
+      lines.push(`    ${s.dim(`${own ? translatedEntryName(m) : entryName(m)} did not match: requires ${m.selector} (${at(m)})`)}`);
     }
   }
   if (trace.error) lines.push(`  ${s.bad('error')}: ${trace.error}`);
-  if (trace.parameters) lines.push(`  parameters: ${inline(trace.parameters, 300)}`);
+  if (params) {
+    // What the binding's policy sees as `params`: the parameter object, named (none: the policy has no paramKind).
+    const seen = trace.parameters === undefined || trace.parameterSet === undefined ? undefined : describeParams(trace.parameters);
+    if (seen !== undefined) lines.push(`  params: ${seen}`);
+    // Matched with no parameter object and nothing run: its paramRef found none, and parameterNotFoundAction is Allow.
+    else if (trace.parameterSet === undefined && trace.rules.length === 0 && !trace.error) lines.push(`  ${s.dim('params: no parameter object found for its paramRef: not evaluated (parameterNotFoundAction: Allow)')}`);
+  } else if (trace.parameters && !(own && Object.keys(trace.parameters).length === 0)) lines.push(`  parameters: ${inline(trace.parameters, 300)}`);
   for (const [name, value] of Object.entries(trace.variables ?? {})) lines.push(`  variables.${name} = ${inline(value, 200)}`);
   const patchLine = (op: PatchOperation) => `patch: ${op.op} ${op.path}${'value' in op ? ` = ${inline(op.value, 120)}` : ''}${'from' in op ? ` from ${op.from}` : ''}`;
   for (const rule of trace.rules) {
-    lines.push(`  ${ruleLine(rule, s)}`);
+    lines.push(`  ${ruleLine(rule, s, written)}`);
     // Which rule made each operation of the patch (the policy's list follows when rules do not say).
     for (const op of rule.patch ?? []) lines.push(`      ${patchLine(op)}`);
     if (rule.result === 'fail' && decision) {

@@ -1,7 +1,8 @@
+import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runSuites, SuiteError, summaryLine, type CaseResult } from '@verdict/testing';
 import { loadSuiteFile } from '@verdict/testing/internal';
-import { findSuites } from '../src/files.js';
+import { findPolicyFiles, findSuites } from '../src/files.js';
 import { MEMORY_POLICIES, tempTree } from './helpers.js';
 
 const SUITE = `
@@ -206,6 +207,21 @@ describe('suite files', () => {
       expect(findSuites(['.'], { cwd: dir })).toEqual(['a/b.verdict.yml', 'memory.verdict.yaml']);
       expect(() => findSuites(['nope'], { cwd: dir })).toThrowError('no such file or directory: nope');
       expect(() => findSuites(['inputs'], { cwd: dir })).toThrowError('no *.verdict.yaml suite found under inputs');
+    } finally {
+      cleanup();
+    }
+  });
+
+  it("loads a policies folder without the project's own files (package.json, lockfiles, tsconfig*.json)", async () => {
+    const { dir, cleanup } = setup({
+      'policies/package.json': '{"name": "policies", "private": true}\n',
+      'policies/tsconfig.build.json': '{"compilerOptions": {}}\n',
+      'policies/pnpm-lock.yaml': "lockfileVersion: '9.0'\n",
+      'memory.verdict.yaml': SUITE.replace('policies: [policies/memory.yaml]', 'policies: [policies]'),
+    });
+    try {
+      expect(findPolicyFiles(['policies'], { cwd: dir }).map((file) => relative(dir, file))).toEqual([join('policies', 'memory.yaml')]);
+      expect(summaryLine(await runSuites(['.'], { cwd: dir }))).toBe('4 passed, 0 failed');
     } finally {
       cleanup();
     }

@@ -275,8 +275,9 @@ function hostileTarget(regex: AggregatedGroup | undefined, glob: AggregatedGroup
   const labels = perUnit('verdict-cel-benign-labels', 'verdict-cel-hostile-labels');
   const deep = perUnit('verdict-cel-benign', 'verdict-cel-hostile-deep');
   const wide = perUnit('verdict-cel-benign', 'verdict-cel-hostile-wide');
-  const celRatios = [labels, deep, wide].filter((v): v is number => v !== undefined);
-  const celText = celRatios.length === 3 ? `; CEL per unit: ${x(labels!)} (10,001 labels), ${x(deep!)} (10,000 deep), ${x(wide!)} (5,000 containers compared)` : '; CEL not measured';
+  const labelsEqual = perUnit('verdict-cel-benign', 'verdict-cel-hostile-labels-equal');
+  const celRatios = [labels, deep, wide, labelsEqual].filter((v): v is number => v !== undefined);
+  const celText = celRatios.length === 4 ? `; CEL per unit: ${x(labels!)} (\`in\` on 10,001 labels), ${x(deep!)} (10,000 deep), ${x(wide!)} (5,000 containers compared), ${x(labelsEqual!)} (10,001 labels compared)` : '; CEL not measured';
   return {
     id: '6', goal, pass: Math.max(r, dashes, stars, nfa, ...celRatios) <= 3,
     measured: `regex ${x(r)}; glob ${x(dashes)} (\`*-*-*-*-*.internal\`), ${x(stars)} (\`*a*a*a*a*a*a*a*b\`), ${x(nfa)} (\`**/*-*-*-*-*.internal\`, NFA)${celText}`,

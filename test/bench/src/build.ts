@@ -11,8 +11,8 @@ export const benchRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repo = resolve(benchRoot, '../..');
 
 export function buildPackages(): void {
-  // The audit workload runs @verdict/cli, which imports testing and every adapter.
-  for (const pkg of ['core', 'kubernetes', 'ci', 'spinnaker', 'testing', 'cli']) {
+  // @verdict/cel first (core imports it); the audit workload runs @verdict/cli, which imports testing and every adapter.
+  for (const pkg of ['cel', 'core', 'kubernetes', 'ci', 'spinnaker', 'testing', 'cli']) {
     const dir = join(repo, 'packages', pkg);
     if (!existsSync(join(dir, 'tsup.config.ts'))) continue;
     process.stderr.write(`bench: building @verdict/${pkg}\n`);

@@ -7,6 +7,7 @@ import { formatNs, type AggregatedGroup, type Results } from './aggregate.js';
 import { groupTable, scaleTable, targetsTable } from './table.js';
 // The browser-bundle section is measured by `pnpm size`, not by this suite: kept as that recorded it.
 import { renderBundleSection } from '../../browser-bundles/render.js';
+import { renderCueSection } from './kinitiras/cue-section.js';
 
 function section(groups: readonly AggregatedGroup[], id: string): string {
   const g = groups.find((x) => x.id === id);
@@ -277,6 +278,7 @@ closures too, with its constants folded (\`{quantity: "1Gi"}\` is a number befor
 
 ${renderBundleSection()}
 
+${renderCueSection()}
 ## The design choices behind the numbers
 
 **Rules are compiled once, into closures.** \`compilePolicies\` turns every json-logic rule into nested JavaScript

@@ -21,6 +21,11 @@ function typeName(v: unknown): string {
   return name;
 }
 
+/** A type value's name as cel-go prints it: cel-js calls the type of null `null`, cel-go `null_type`. */
+function printedTypeName(name: string): string {
+  return name === 'null' ? 'null_type' : name;
+}
+
 const STRING_CLAUSE = 'string clause can only be used on strings, bools, bytes, ints, doubles, maps, lists, types, durations, and timestamps, was given';
 
 function clauseError(message: string, v: unknown): never {
@@ -171,7 +176,7 @@ function text(v: unknown): string {
   }
   const name = celTypeName(v);
   if (name === 'Duration') return durationText(v as { seconds: bigint; nanos: number });
-  if (name === 'Type') return String((v as { name: unknown }).name);
+  if (name === 'Type') return printedTypeName(String((v as { name: unknown }).name));
   return clauseError(STRING_CLAUSE, v);
 }
 

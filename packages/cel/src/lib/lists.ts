@@ -5,6 +5,7 @@
  * Also equality of optional values, which cel-go has and cel-js lacks.
  */
 import type { Environment, Optional } from '@marcbachmann/cel-js';
+import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { fail, spend } from '../runtime.js';
 import { celTypeName } from '../values.js';
 import { structuralEquals } from '../cost.js';
@@ -18,8 +19,14 @@ export function compareValues(a: unknown, b: unknown): number {
   return cmp(a, b);
 }
 
+/** A uint (cel-js's `UnsignedInt`) as its bigint; any other value as it is. */
+function unsigned(v: unknown): unknown {
+  return v instanceof UnsignedInt ? v.valueOf() : v;
+}
+
 function cmp(a: unknown, b: unknown): number {
   if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
+  if (a instanceof UnsignedInt || b instanceof UnsignedInt) return cmp(unsigned(a), unsigned(b));
   if ((typeof a === 'number' || typeof a === 'bigint') && (typeof b === 'number' || typeof b === 'bigint')) {
     const x = Number(a);
     const y = Number(b);
@@ -78,6 +85,9 @@ function sum(items: unknown[]): unknown {
     const x = items[i];
     if (typeof acc === 'bigint' && typeof x === 'bigint') acc = acc + x;
     else if (typeof acc === 'number' && typeof x === 'number') acc = acc + x;
+    // uint and duration sums (lists.go sums any list of a summable type); the constructors check their ranges.
+    else if (acc instanceof UnsignedInt && x instanceof UnsignedInt) acc = new UnsignedInt(acc.valueOf() + x.valueOf());
+    else if (acc instanceof Duration && x instanceof Duration) acc = acc.addDuration(x);
     else fail(`no such overload: sum of ${celTypeName(acc)} and ${celTypeName(x)}`);
   }
   return acc;

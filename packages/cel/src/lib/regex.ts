@@ -4,7 +4,7 @@
  */
 import { compileRegex } from '../regex.js';
 import { DECLINE } from '../ast.js';
-import { fail, spendSize } from '../runtime.js';
+import { fail, spend } from '../runtime.js';
 import type { CelLibrary } from './index.js';
 
 function regex(pattern: string) {
@@ -15,14 +15,24 @@ function regex(pattern: string) {
   }
 }
 
+/**
+ * Spends for matching `value` against `pattern`: Kubernetes' and cel-go's runtime cost of `matches`, `find`
+ * and `findAll`, the characters traversed (one unit per ten, offset by one) times the pattern's length over
+ * four (their guess at its number of expressions: an automaton's work per character grows with it), plus
+ * the call's unit.
+ */
+function spendMatch(value: string, pattern: string): void {
+  spend(1 + Math.ceil((1 + value.length) / 10) * Math.ceil(pattern.length / 4));
+}
+
 function matches(value: unknown, pattern: unknown): boolean | typeof DECLINE {
   if (typeof value !== 'string' || typeof pattern !== 'string') return DECLINE;
-  spendSize(value.length);
+  spendMatch(value, pattern);
   return regex(pattern).test(value);
 }
 
 function findAll(value: string, pattern: string, limit: bigint): string[] {
-  spendSize(value.length);
+  spendMatch(value, pattern);
   const n = limit < 0n ? -1 : limit > 2_147_483_647n ? 2_147_483_647 : Number(limit);
   return regex(pattern).findAll(value, n);
 }
@@ -32,7 +42,7 @@ export const regexLibrary: CelLibrary = {
   register(env) {
     env.registerFunction('matches(string, string): bool', (value: string, pattern: string) => matches(value, pattern) === true);
     env.registerFunction('string.find(string): string', (value: string, pattern: string) => {
-      spendSize(value.length);
+      spendMatch(value, pattern);
       return regex(pattern).find(value) ?? '';
     });
     env.registerFunction('string.findAll(string): list<string>', (value: string, pattern: string) => findAll(value, pattern, -1n));

@@ -119,8 +119,8 @@ function query(u: URL): Map<string, string[]> {
 }
 
 function register(env: Environment): void {
-  env.registerType('net.URL', URL);
-  env.registerFunction('url(string): net.URL', (s: string) => {
+  env.registerType('kubernetes.URL', URL);
+  env.registerFunction('url(string): kubernetes.URL', (s: string) => {
     spendSize(s.length);
     const u = parseURL(s);
     return typeof u === 'string' ? fail(u) : u;
@@ -129,12 +129,14 @@ function register(env: Environment): void {
     spendSize(s.length);
     return typeof parseURL(s) !== 'string';
   });
-  env.registerFunction('net.URL.getScheme(): string', (u: URL) => u.scheme);
-  env.registerFunction('net.URL.getHost(): string', (u: URL) => u.host);
-  env.registerFunction('net.URL.getHostname(): string', hostname);
-  env.registerFunction('net.URL.getPort(): string', port);
-  env.registerFunction('net.URL.getEscapedPath(): string', escapedPath);
-  env.registerFunction('net.URL.getQuery(): map<string, list<string>>', query);
+  env.registerFunction('kubernetes.URL.getScheme(): string', (u: URL) => u.scheme);
+  env.registerFunction('kubernetes.URL.getHost(): string', (u: URL) => u.host);
+  env.registerFunction('kubernetes.URL.getHostname(): string', hostname);
+  env.registerFunction('kubernetes.URL.getPort(): string', port);
+  env.registerFunction('kubernetes.URL.getEscapedPath(): string', escapedPath);
+  env.registerFunction('kubernetes.URL.getQuery(): map<string, list<string>>', query);
+  // The type is cel-go's kubernetes.URL (k8s.io/apiserver/pkg/cel/types.go). cel-go's URL.Equal compares the URLs' String(), which the parsed parts determine.
+  env.registerOperator('kubernetes.URL == kubernetes.URL', (a: URL, b: URL) => a.scheme === b.scheme && a.host === b.host && a.path === b.path && a.rawQuery === b.rawQuery);
 }
 
 export const urlLibrary: CelLibrary = { name: 'url', register };

@@ -5,20 +5,21 @@
  * error. The range's size is spent from the cost meter before the first step, as verdict's instrumented
  * cel-js handler does.
  */
-import { spend } from '../runtime.js';
+import { keyUnits, spend } from '../runtime.js';
 import { below } from '../view.js';
 import { lazyField } from './fields.js';
 import { bindRaw, planRaw } from './raw.js';
 import type { Planner, Scope } from './plan.js';
 import { NotPlanned, type CelType, type ComprehensionArgs, type Evaluator, type Frame, type PlanNode, type Step } from './node.js';
 
+/** What a comprehension over `items` spends before it iterates: a unit per element or key (four per key of a wide map). */
 export function sizeOf(items: unknown): number {
   if (Array.isArray(items)) return items.length;
   if (items instanceof Map || items instanceof Set) return items.size;
   if (items !== null && typeof items === 'object') {
     // Counting a map's keys is work: a spent budget stops here first (loops go on past an element's error).
     spend(0);
-    return Object.keys(items).length;
+    return keyUnits(Object.keys(items).length);
   }
   return 1;
 }

@@ -23,7 +23,8 @@ export const inputOptions: Options = {
   help: { type: 'boolean', short: 'h' },
 };
 
-export const INPUT_HELP = `  -p, --policies <path>       policy file or directory (repeatable, or comma-separated)
+export const INPUT_HELP = `  -p, --policies <path>       policy file or directory (repeatable, or comma-separated); not with
+                              a ci.chain in --config, whose levels name their own policies
   -i, --input <file>          the input: a bare Kubernetes object, an AdmissionReview, a CI job,
                               a Fiat query or a core input document (YAML or JSON; - for stdin)
       --as <adapter>          core, kubernetes, ci or spinnaker (default: from the input's shape)
@@ -87,7 +88,7 @@ export async function readConfig(parsed: Parsed, io: Io): Promise<AdapterOptions
 }
 
 /** The input and how to evaluate it, from `-i`, `--as`, `--config` and the Kubernetes flags. */
-export async function readInput(command: string, parsed: Parsed, io: Io): Promise<{ input: unknown; options: EvaluateInputOptions }> {
+export async function readInput(command: string, parsed: Parsed, io: Io, config?: AdapterOptions): Promise<{ input: unknown; options: EvaluateInputOptions }> {
   const path = str(parsed, 'input');
   if (path === undefined) throw new CliError(`verdict ${command} needs an input: -i <file> (or -i - for standard input); see verdict ${command} --help`);
   const input = await readValue(path, io, 'input');
@@ -107,14 +108,20 @@ export async function readInput(command: string, parsed: Parsed, io: Io): Promis
     if (!/^[0-9]+$/.test(budget) || costBudget <= 0) throw new CliError(`--cost-budget must be a positive whole number of units (got "${budget}")`);
     options.limits = { costBudget };
   }
-  Object.assign(options, await readConfig(parsed, io));
+  Object.assign(options, config ?? await readConfig(parsed, io));
   return { input, options };
 }
 
 /** eval and explain: read `-p` and `-i` (with the adapter flags), then evaluate; a policy that does not load is a usage error. */
 export async function evaluateFromArgs(command: string, parsed: Parsed, io: Io): Promise<{ input: unknown; options: EvaluateInputOptions; outcome: Outcome }> {
-  const documents = readPolicies(command, parsed, io);
-  const { input, options } = await readInput(command, parsed, io);
+  // A CI chain in --config names each level's policies (as in a suite): -p is then neither needed nor used.
+  const config = await readConfig(parsed, io);
+  const chained = config.ci?.['chain'] !== undefined;
+  const documents = readPolicies(command, parsed, io, !chained);
+  if (chained && list(parsed, 'policies').length > 0) {
+    throw new CliError(`verdict ${command}: --config ${str(parsed, 'config') ?? ''} has a ci.chain, whose levels name their own policies; -p would not be used: leave it out, or add its files to a level of the chain`);
+  }
+  const { input, options } = await readInput(command, parsed, io, config);
   try {
     return { input, options, outcome: await evaluateInput(documents, input, options) };
   } catch (error) {

@@ -13,9 +13,10 @@ import { ADAPTERS } from './shared.js';
 
 const HELP = `Usage: verdict validate <paths...> [options]
 
-Loads every policy file under the paths (.yaml, .yml, .json; suites skipped)
-as one set, checks each document against the schema and compiles it, merging
-and validating every parameterSelection entry against the template's
+Loads every policy file under the paths (.yaml, .yml, .json; suites and a
+project's own files such as package.json and tsconfig.json skipped) as one
+set, checks each document against the schema and compiles it, merging and
+validating every parameterSelection entry against the template's
 parametersSchema. A file with YAML syntax errors is reported and left out;
 the other files are still checked. Then lints what loading cannot reject: parameterSelection
 entries that can never be chosen (after a catch-all entry under MatchFirst, a

@@ -278,13 +278,14 @@ function activation(ctx: CelContext, layout: Layout, scope: Scope, at: Item): Re
 export function celEvaluator(ctx: CelContext, compiled: CompiledExpression, item = false): (data: unknown, scope: Scope) => unknown {
   const layout = layoutOf(ctx, compiled);
   const limit = ctx.profile?.costLimits?.expression;
+  // Made once: a review allocates no closure per expression. The activation is built inside the meter: the
+  // input it converts to CEL values is charged (values.ts), to this expression's limit as well.
+  const evaluate = (scope: Scope, at: Item) => compiled.run(activation(ctx, layout, scope, at), scope.cel as State);
+  const run = (scope: Scope, at: Item) => withMeter(scope.meter, evaluate, scope, at);
   if (limit !== undefined) {
-    // Made once: a review allocates no closure per expression.
-    const run = (scope: Scope, act: Record<string, unknown>) => withMeter(scope.meter, compiled.run, act, scope.cel as State);
     return (data, scope) => {
       try {
-        const act = activation(ctx, layout, scope, item ? { data, item } : ROOT);
-        return scope.meter.within(limit, run, scope, act);
+        return scope.meter.within(limit, run, scope, item ? { data, item } : ROOT);
       } catch (error) {
         throw plain(error);
       }
@@ -292,8 +293,7 @@ export function celEvaluator(ctx: CelContext, compiled: CompiledExpression, item
   }
   return (data, scope) => {
     try {
-      const act = activation(ctx, layout, scope, item ? { data, item } : ROOT);
-      return withMeter(scope.meter, compiled.run, act, scope.cel as State);
+      return run(scope, item ? { data, item } : ROOT);
     } catch (error) {
       throw plain(error);
     }

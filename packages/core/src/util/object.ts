@@ -1,11 +1,12 @@
 /** Small, allocation-conscious helpers over plain JSON-like values. */
+import { FORBIDDEN_KEYS } from '@verdict/cel/internal';
 
 export type JsonObject = Record<string, unknown>;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/** Keys refused in documents, parameters and patches: they could reach object prototypes. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+/** Keys refused in documents, parameters and patches, because they could reach object prototypes (one list, in @verdict/cel). */
+export { FORBIDDEN_KEYS, isForbiddenKey } from '@verdict/cel/internal';
 
 export function isPlainObject(value: unknown): value is JsonObject {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
@@ -37,62 +38,105 @@ export function getPath(value: unknown, path: readonly string[]): unknown {
 }
 
 /**
- * Finds the first forbidden key anywhere in a JSON-like value.
- * Returns the JSON pointer of the offending key, or `undefined`.
+ * Finds the first forbidden key anywhere in a JSON-like value, at any depth (an explicit stack, never the
+ * JavaScript stack), in document order. Returns the JSON pointer of the offending key, or `undefined`.
  */
-export function findForbiddenKey(value: unknown, base = '', depth = 0): { key: string; path: string } | undefined {
-  if (value === null || typeof value !== 'object' || depth > 256) return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = findForbiddenKey(value[i], `${base}/${i}`, depth + 1);
-      if (found) return found;
+export function findForbiddenKey(value: unknown, base = ''): { key: string; path: string } | undefined {
+  // Pending values with their pointers, next on top: children are pushed in reverse to keep document order.
+  // An entry with a key is a forbidden key met after other keys of its object: reported when reached.
+  const stack: Array<{ at: unknown; path: string; key?: string }> = [{ at: value, path: base }];
+  while (stack.length > 0) {
+    const { at, path, key: found } = stack.pop()!;
+    if (found !== undefined) return { key: found, path };
+    if (at === null || typeof at !== 'object') continue;
+    if (Array.isArray(at)) {
+      for (let i = at.length - 1; i >= 0; i--) stack.push({ at: at[i], path: `${path}/${i}` });
+      continue;
     }
-    return undefined;
-  }
-  for (const key of Object.keys(value)) {
-    const path = `${base}/${escapePointerSegment(key)}`;
-    if (FORBIDDEN_KEYS.has(key)) return { key, path };
-    const found = findForbiddenKey((value as JsonObject)[key], path, depth + 1);
-    if (found) return found;
+    const keys = Object.keys(at);
+    let end = keys.findIndex((key) => FORBIDDEN_KEYS.has(key));
+    if (end === 0) return { key: keys[0]!, path: `${path}/${escapePointerSegment(keys[0]!)}` };
+    if (end > 0) stack.push({ at: undefined, path: `${path}/${escapePointerSegment(keys[end]!)}`, key: keys[end]! });
+    else end = keys.length;
+    for (let i = end - 1; i >= 0; i--) stack.push({ at: (at as JsonObject)[keys[i]!], path: `${path}/${escapePointerSegment(keys[i]!)}` });
   }
   return undefined;
 }
 
-/** Structural equality of JSON-like values (key order ignored). */
+/** Structural equality of JSON-like values (key order ignored), with an explicit stack: any depth. */
 export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a)) {
-    if (!Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!deepEqual(a[i], b[i])) return false;
-    return true;
-  }
-  if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  const kb = Object.keys(b);
-  if (ka.length !== kb.length) return false;
-  for (const k of ka) {
-    if (!hasOwn.call(b, k) || !deepEqual((a as JsonObject)[k], (b as JsonObject)[k])) return false;
+  const stack: unknown[] = [a, b];
+  while (stack.length > 0) {
+    const y = stack.pop();
+    const x = stack.pop();
+    if (x === y) continue;
+    if (x === null || y === null || typeof x !== 'object' || typeof y !== 'object') return false;
+    if (Array.isArray(x)) {
+      if (!Array.isArray(y) || x.length !== y.length) return false;
+      for (let i = 0; i < x.length; i++) stack.push(x[i], y[i]);
+      continue;
+    }
+    if (Array.isArray(y)) return false;
+    const kx = Object.keys(x);
+    if (kx.length !== Object.keys(y).length) return false;
+    for (const k of kx) {
+      if (!hasOwn.call(y, k)) return false;
+      stack.push((x as JsonObject)[k], (y as JsonObject)[k]);
+    }
   }
   return true;
 }
 
-/** Freezes a JSON-like value in place, deeply, and returns it. */
+/** Freezes a JSON-like value in place, deeply (an explicit stack: any depth), and returns it. */
 export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const key of Object.keys(value)) deepFreeze((value as JsonObject)[key]);
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const at = stack.pop();
+    if (at === null || typeof at !== 'object' || Object.isFrozen(at)) continue;
+    Object.freeze(at);
+    for (const key of Object.keys(at)) stack.push((at as JsonObject)[key]);
   }
   return value;
 }
 
-/** A deep copy of a JSON-like value (functions and class instances are not expected). */
-export function deepClone<T>(value: T): T {
+/**
+ * A deep copy of a JSON-like value (functions and class instances are not expected), with an explicit
+ * stack: any depth. `charge(n)`, when given, is called once per container copied with its number of
+ * elements or entries, before it is copied (a meter's `spend`: a copy never outgrows the budget).
+ */
+export function deepClone<T>(value: T, charge?: (entries: number) => void): T {
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(deepClone) as T;
-  const out: JsonObject = {};
-  for (const key of Object.keys(value)) out[key] = deepClone((value as JsonObject)[key]);
-  return out as T;
+  const copyOf = (v: object): object => {
+    if (Array.isArray(v)) {
+      charge?.(1 + v.length);
+      return v.slice();
+    }
+    const out: JsonObject = {};
+    const keys = Object.keys(v);
+    charge?.(1 + keys.length);
+    for (const key of keys) defineOwn(out, key, (v as JsonObject)[key]);
+    return out;
+  };
+  const root = copyOf(value);
+  const stack: object[] = [root];
+  while (stack.length > 0) {
+    const at = stack.pop() as JsonObject;
+    for (const key of Object.keys(at)) {
+      const child = at[key];
+      if (child !== null && typeof child === 'object') {
+        const copy = copyOf(child);
+        at[key] = copy;
+        stack.push(copy);
+      }
+    }
+  }
+  return root as T;
+}
+
+/** Sets an own, enumerable property (a key such as `__proto__` stays data, never a prototype change). */
+function defineOwn(target: JsonObject, key: string, value: unknown): void {
+  if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  else target[key] = value;
 }
 
 export function escapePointerSegment(segment: string): string {
@@ -114,6 +158,7 @@ export function parsePointer(pointer: string): string[] {
     .slice(1)
     .split('/')
     .map((segment) => {
+      if (!segment.includes('~')) return segment;
       if (/~[^01]|~$/.test(segment)) throw new Error(`invalid escape in JSON pointer segment "${segment}" (use ~0 for ~ and ~1 for /)`);
       return segment.replace(/~1/g, '/').replace(/~0/g, '~');
     });

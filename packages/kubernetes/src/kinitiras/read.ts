@@ -5,7 +5,7 @@
  * applied; everything verdict cannot run (HTTP data sources) is refused with
  * the reason.
  */
-import { validateLabelSelector } from '@verdict/core';
+import { labelKeyError, labelValueError, validateLabelSelector } from '@verdict/core';
 import { isObject } from '../read.js';
 import { typeOf } from '../suggest.js';
 import { counting, FieldReader, type Report } from '../vap/fields.js';
@@ -132,10 +132,61 @@ function readOrigin(list: readonly Json[], at: string, report: Report): OriginOv
     if (item['operation'] === undefined) report(`${where}/operation`, 'missing required field "operation" (add, remove or replace)');
     const count = item['containerCount'] ?? 0;
     if (typeof count !== 'number' || !Number.isInteger(count) || count < 0) report(`${where}/containerCount`, `containerCount must be a non-negative integer (got ${typeOf(count)})`);
-    if (type === 'resourceOversell') report(`${where}/type`, 'origin type resourceOversell is not supported by verdict yet (its quantities are rescaled in Kubernetes\' canonical form); use a template of type resourcesOversell, or resourceRequirements');
+    if (item['resourcesOversell'] !== undefined) readOversellFactors(item['resourcesOversell'], `${where}/resourcesOversell`, report);
+    if (Array.isArray(item['tolerations'])) item['tolerations'].forEach((t, j) => checkToleration(t, `${where}/tolerations/${j}`, report));
     if (!type || !operation) return [];
     return [{ type, operation, replace: item['replace'] === true, containerCount: typeof count === 'number' ? count : 0, raw: item }];
   });
+}
+
+const EFFECTS = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'];
+
+/**
+ * The interrupter's validateTolerations (utils/interrupter/overridepolicy_interrupter.go), which refuses an
+ * origin overrider's tolerations as the API server refuses a Pod's: a qualified key, Exists for an empty key,
+ * tolerationSeconds only with NoExecute, a label value with Equal and none with Exists, a known effect.
+ */
+function checkToleration(t: unknown, at: string, report: Report): void {
+  if (!isObject(t)) {
+    report(at, `a toleration must be an object (got ${typeOf(t)})`);
+    return;
+  }
+  const text = (k: string) => (typeof t[k] === 'string' ? t[k] : '');
+  const key = text('key');
+  const operator = text('operator');
+  const value = text('value');
+  const effect = text('effect');
+  const keyError = key === '' ? undefined : labelKeyError(key);
+  if (keyError) report(`${at}/key`, keyError);
+  if (key === '' && operator !== 'Exists') report(`${at}/operator`, 'operator must be Exists when `key` is empty, which means "match all values and all keys"');
+  if (t['tolerationSeconds'] !== undefined && t['tolerationSeconds'] !== null && effect !== 'NoExecute') report(`${at}/effect`, 'effect must be \'NoExecute\' when `tolerationSeconds` is set');
+  if (operator === 'Equal' || operator === '') {
+    const valueError = labelValueError(value);
+    if (valueError) report(`${at}/value`, valueError);
+  } else if (operator === 'Exists') {
+    if (value !== '') report(`${at}/value`, 'value must be empty when `operator` is \'Exists\'');
+  } else report(`${at}/operator`, `unsupported operator ${JSON.stringify(operator)} (Equal or Exists)`);
+  if (effect !== '' && !EFFECTS.includes(effect)) report(`${at}/effect`, `unsupported effect ${JSON.stringify(effect)} (${EFFECTS.join(', ')})`);
+}
+
+/** A Float64 factor (a string strconv.ParseFloat reads; kinitiras dereferences its result unchecked). */
+export const FACTOR = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?$/;
+
+/** `resourcesOversell` of an origin overrider: `{requests|limits: {resource: "factor"}}`. */
+function readOversellFactors(value: unknown, at: string, report: Report): void {
+  if (!isObject(value)) {
+    report(at, `must be a map of requests and limits to factors (got ${typeOf(value)})`);
+    return;
+  }
+  for (const [part, factors] of Object.entries(value)) {
+    if (!isObject(factors)) {
+      report(`${at}/${part}`, `must be a map of resource names to factors (got ${typeOf(factors)})`);
+      continue;
+    }
+    for (const [name, factor] of Object.entries(factors)) {
+      if (typeof factor !== 'string' || !FACTOR.test(factor)) report(`${at}/${part}/${name}`, `a factor is a number written as a string, like "0.5" (got ${JSON.stringify(factor)})`);
+    }
+  }
 }
 
 /** The interrupter's check: a ResourceRequirements and a ResourceOversell overrider of one rule may not name the same container. */

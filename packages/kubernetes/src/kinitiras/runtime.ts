@@ -15,7 +15,7 @@ import type { CelFunction, CelProfile, PatchOperation, PolicySet } from '@verdic
 import type { Inventory } from '../inventory.js';
 import { apiServerJsonPatch } from '../map/json-patch.js';
 import { isObject, metadataOf, str } from '../read.js';
-import { cueKey, CueResults, CueRunner, type CueRequest } from './cue.js';
+import { cueKey, CueResults, DEFAULT_CUE_TIMEOUT_MS, sharedCueRunner, type CueRequest } from './cue.js';
 import { originOperation } from './origin.js';
 import { decodedObject, namespaceOf } from './select.js';
 import { compileOverrideTemplate, compileValidateTemplate, type OverrideTemplate, type ValidateTemplate } from './templates.js';
@@ -81,11 +81,10 @@ export class KinitirasRuntime {
   readonly templates = new WeakSet<object>();
   private handoff: KinitirasRequest | undefined;
   private readonly results = new CueResults();
-  private runner: CueRunner | undefined;
   private pending = new Map<string, CueRequest>();
   private stalled = false;
 
-  constructor(readonly cueTimeoutMs?: number) {}
+  constructor(readonly cueTimeoutMs: number = DEFAULT_CUE_TIMEOUT_MS) {}
 
   addOverride(key: string, step: OverrideStep): void {
     if (step.kind === 'template') step.template = compileOverrideTemplate(step.rule.overriders.template!);
@@ -108,21 +107,13 @@ export class KinitirasRuntime {
     this.stalled = false;
   }
 
-  /** Runs the CUE requests the last round recorded; `undefined` when there were none. */
+  /** Runs the CUE requests the last round recorded (together, in the process's CUE workers); `undefined` when there were none. */
   settle(): Promise<void> | undefined {
     if (this.pending.size === 0) return undefined;
     const requests = [...this.pending.entries()];
     this.pending = new Map();
-    this.runner ??= new CueRunner(this.cueTimeoutMs);
-    const runner = this.runner;
-    return (async () => {
-      for (const [key, request] of requests) this.results.set(key, await runner.evaluate(request));
-    })();
-  }
-
-  /** Stops the CUE worker, if one was started. */
-  close(): Promise<void> {
-    return this.runner?.close() ?? Promise.resolve();
+    const runner = sharedCueRunner();
+    return Promise.all(requests.map(async ([key, request]) => this.results.set(key, await runner.evaluate(request, this.cueTimeoutMs)))).then(() => undefined);
   }
 
   /** The value of a CUE evaluation, when known; records it and throws {@link CuePending} otherwise. */

@@ -5,7 +5,7 @@
  */
 import { isObject } from '../read.js';
 import { FieldReader, type Report } from '../vap/fields.js';
-import { HTTP_REFUSED } from './read.js';
+import { FACTOR, HTTP_REFUSED } from './read.js';
 
 type Json = Readonly<Record<string, unknown>>;
 
@@ -33,7 +33,15 @@ export function readTemplate(template: Json, kind: 'override' | 'validate', at: 
     if (template['operation'] === undefined) report(`${at}/operation`, 'missing required field "operation" (add, remove or replace)');
     const ref = f.object('valueRef');
     if (ref) readRefer(ref, `${at}/valueRef`, report);
-    if (template['type'] === 'resourcesOversell') report(`${at}/type`, 'template type resourcesOversell is not supported by verdict yet (kinitiras rescales quantities in CUE with strconv); write the values with type resources');
+    const oversell = f.object('resourcesOversell');
+    if (oversell) {
+      const o = new FieldReader(oversell, `${at}/resourcesOversell`, report).known(['cpuFactor', 'memoryFactor', 'diskFactor'], 'resourcesOversell');
+      for (const key of ['cpuFactor', 'memoryFactor', 'diskFactor']) {
+        const factor = o.string(key);
+        // kinitiras writes the factor into the CUE it renders as it is: only a number keeps that CUE meaningful.
+        if (factor !== undefined && factor !== '' && !FACTOR.test(factor)) report(`${at}/resourcesOversell/${key}`, `a factor is a number written as a string, like "0.5" (got ${JSON.stringify(factor)})`);
+      }
+    }
     return;
   }
   const f = new FieldReader(template, at, report).known(['type', 'condition'], 'a validate template');

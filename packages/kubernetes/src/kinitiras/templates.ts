@@ -7,7 +7,7 @@
  * operations come in the rendered order, each computed from the object as it
  * was before the rule.
  */
-import { parseQuantity, type PatchOperation } from '@verdict/core';
+import { parseResourceQuantity, Quantity, scaledValue, type PatchOperation } from '@verdict/core';
 import type { Inventory } from '../inventory.js';
 import { isObject } from '../read.js';
 import { readSelector } from './read.js';
@@ -59,7 +59,7 @@ function select(root: Value, steps: ReadonlyArray<string | number>): Value | typ
 
 const kind = (v: Value): string => (v === null ? 'null' : Array.isArray(v) ? 'list' : typeof v === 'object' ? 'struct' : typeof v);
 
-/** CUE equality of two concrete values (different kinds are unequal; lists and structs element by element). */
+/** `Value.Equals` of two concrete values, as `list.Contains` compares (different kinds are unequal; lists and structs element by element). */
 function cueEqual(a: Value, b: Value): boolean {
   const stack: Array<[Value, Value]> = [[a, b]];
   while (stack.length > 0) {
@@ -81,10 +81,33 @@ function cueEqual(a: Value, b: Value): boolean {
   return true;
 }
 
+/**
+ * CUE 0.4's `a == b`: null equals only null; otherwise both must be of one kind, and not structs ("invalid
+ * operands ... to '=='", which fails the evaluation); lists element by element.
+ */
+function cueEquals(a: Value, b: Value): boolean {
+  const stack: Array<[Value, Value]> = [[a, b]];
+  let equal = true;
+  while (stack.length > 0) {
+    const [x, y] = stack.pop()!;
+    if (x === null || y === null) {
+      equal &&= x === y;
+      continue;
+    }
+    if (kind(x) !== kind(y) || isObject(x)) throw new Error(`invalid operands ${JSON.stringify(x)} and ${JSON.stringify(y)} to '==' (type ${kind(x)} and ${kind(y)})`);
+    if (Array.isArray(x)) {
+      const ys = y as Value[];
+      if (x.length !== ys.length) equal = false;
+      else x.forEach((v, i) => stack.push([v, ys[i]]));
+    } else equal &&= x === y;
+  }
+  return equal;
+}
+
 /** A CUE comparison `a <op> b`; an ordering of other than two numbers or two strings is an error, as in CUE. */
 function compare(a: Value, op: string, b: Value): boolean {
-  if (op === '==') return cueEqual(a, b);
-  if (op === '!=') return !cueEqual(a, b);
+  if (op === '==') return cueEquals(a, b);
+  if (op === '!=') return !cueEquals(a, b);
   const ordered = (typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string');
   if (!ordered) throw new Error(`invalid operands ${JSON.stringify(a)} and ${JSON.stringify(b)} to '${op}' (type ${kind(a)} and ${kind(b)})`);
   const x = a as number | string;
@@ -238,15 +261,28 @@ function metadataOps(type: 'annotations' | 'labels', t: Json, object: Json, reso
   return out;
 }
 
-function resourceOps(t: Json, object: Json): PatchOperation[] {
-  const resources = isObject(t['resources']) ? t['resources'] : undefined;
+/** Where a resources template writes: the first container of a Pod, or of any other kind's pod template. */
+function resourceBase(object: Json): { base: Array<string | number>; at: string } {
   const pod = object['kind'] === 'Pod';
-  const base = pod ? ['spec', 'containers', 0, 'resources'] : ['spec', 'template', 'spec', 'containers', 0, 'resources'];
-  const at = pod ? '/spec/containers/0/resources' : '/spec/template/spec/containers/0/resources';
+  return pod
+    ? { base: ['spec', 'containers', 0, 'resources'], at: '/spec/containers/0/resources' }
+    : { base: ['spec', 'template', 'spec', 'containers', 0, 'resources'], at: '/spec/template/spec/containers/0/resources' };
+}
+
+/** The rendered prologue of both resources templates: `resources`, `requests` and `limits` set to `{}` where absent. */
+function ensureResources(object: Json): PatchOperation[] {
+  const { base, at } = resourceBase(object);
   const out: PatchOperation[] = [];
   if (select(object, base) === BOTTOM) out.push({ op: 'replace', path: at, value: {} });
   if (select(object, [...base, 'requests']) === BOTTOM) out.push({ op: 'replace', path: `${at}/requests`, value: {} });
   if (select(object, [...base, 'limits']) === BOTTOM) out.push({ op: 'replace', path: `${at}/limits`, value: {} });
+  return out;
+}
+
+function resourceOps(t: Json, object: Json): PatchOperation[] {
+  const resources = isObject(t['resources']) ? t['resources'] : undefined;
+  const { base, at } = resourceBase(object);
+  const out = ensureResources(object);
   if (!resources) return out; // "rule is invalid, skip"
   for (const part of ['requests', 'limits'] as const) {
     const list = isObject(resources[part]) ? resources[part] : {};
@@ -254,11 +290,141 @@ function resourceOps(t: Json, object: Json): PatchOperation[] {
       if (t['operation'] === 'remove') {
         if (select(object, [...base, part, name]) !== BOTTOM) out.push({ op: 'remove', path: `${at}/${part}/${name}` });
       } else {
-        // convertQuantity: resource.Quantity.Value(), the value rounded up to an integer.
-        const q = parseQuantity(list[name]);
-        if (q === null) throw new Error(`quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$' (got ${JSON.stringify(list[name])})`);
-        out.push({ op: 'replace', path: `${at}/${part}/${name}`, value: String(Math.ceil(q - 1e-9)) });
+        // convertQuantity: resource.Quantity.Value(), the exact value rounded up to an integer.
+        const raw = list[name];
+        if (typeof raw !== 'string' && typeof raw !== 'number') throw new Error(`a quantity is a string or a number (got ${JSON.stringify(raw)})`);
+        let value: bigint;
+        try {
+          value = scaledValue(parseResourceQuantity(String(raw).trim()).value, 0);
+        } catch (e) {
+          throw new Error(`${(e as Error).message} (got ${JSON.stringify(raw)})`);
+        }
+        out.push({ op: 'replace', path: `${at}/${part}/${name}`, value: String(value) });
       }
+    }
+  }
+  return out;
+}
+
+/** A CUE number literal as the exact decimal CUE reads it (`0.5`, `5e-1`). */
+function decimal(text: string): Quantity {
+  const m = /^([+-]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([+-]?[0-9]+))?$/.exec(text)!;
+  const digits = BigInt(`${m[2] ?? ''}${m[3] ?? ''}` || '0') * (m[1] === '-' ? -1n : 1n);
+  const scale = (m[3] ?? '').length - Number(m[4] ?? 0);
+  return scale >= 0 ? new Quantity(digits, scale) : new Quantity(digits * 10n ** BigInt(-scale), 0);
+}
+
+const times = (a: Quantity, b: Quantity): Quantity => new Quantity(a.num * b.num, a.scale + b.scale);
+
+/** CUE's `math.Round`: the nearest integer, halves away from zero. */
+function round(q: Quantity): bigint {
+  if (q.scale <= 0) return q.num * 10n ** BigInt(-q.scale);
+  const step = 10n ** BigInt(q.scale);
+  const magnitude = q.num < 0n ? -q.num : q.num;
+  const r = (magnitude * 2n + step) / (2n * step);
+  return q.num < 0n ? -r : r;
+}
+
+/** CUE's `strconv.Atoi` (Go's): an optionally signed decimal integer in int64's range. */
+function atoi(text: unknown): Quantity {
+  if (typeof text !== 'string') throw new Error(`strconv.Atoi: cannot use ${JSON.stringify(text)} (type ${kind(text)}) as string`);
+  const n = /^[+-]?[0-9]+$/.test(text) ? BigInt(text) : undefined;
+  if (n === undefined || n > 2n ** 63n - 1n || n < -(2n ** 63n)) throw new Error(`error in call to strconv.Atoi: strconv.Atoi: parsing ${JSON.stringify(text)}: ${n === undefined ? 'invalid syntax' : 'value out of range'}`);
+  return new Quantity(n, 0);
+}
+
+function hasSuffix(value: unknown, suffix: string): boolean {
+  if (typeof value !== 'string') throw new Error(`strings.HasSuffix: cannot use ${JSON.stringify(value)} (type ${kind(value)}) as string`);
+  return value.endsWith(suffix);
+}
+
+/** `x !~ "^[0-9]*$"`: a regular expression matches strings only. */
+function withUnit(value: unknown): boolean {
+  if (typeof value !== 'string') throw new Error(`invalid operand ${JSON.stringify(value)} ('!~' requires concrete value of type string)`);
+  return !/^[0-9]*$/.test(value);
+}
+
+const UNITS: ReadonlyArray<[string, bigint]> = [['Gi', 1n << 30n], ['G', 10n ** 9n], ['Mi', 1n << 20n], ['M', 10n ** 6n], ['Ki', 1n << 10n], ['K', 1000n], ['Ti', 1n << 40n], ['T', 10n ** 12n]];
+
+/** The rendered CUE's bytes of a memory or disk limit: the suffixes it knows, or the plain integer; 0 for another suffix. */
+function bytesOf(limit: string): Quantity {
+  const hit = UNITS.find(([suffix]) => limit.endsWith(suffix));
+  if (!hit) return new Quantity(0n, 0);
+  return times(atoi(limit.slice(0, -hit[0].length)), new Quantity(hit[1], 0));
+}
+
+/** CUE 0.4's `x == "s"`: null is unequal, a value of another kind is an error ("invalid operands"). */
+function equalsString(value: unknown, text: string): boolean {
+  if (value === null) return false;
+  if (typeof value !== 'string') throw new Error(`invalid operands ${JSON.stringify(value)} and ${JSON.stringify(text)} to '==' (type ${kind(value)} and string)`);
+  return value === text;
+}
+
+/** Absent in CUE's sense, where the rendered CUE needs a value: the evaluation cannot complete. */
+function incomplete(what: string): never {
+  throw new Error(`incomplete value: ${what}`);
+}
+
+/**
+ * The resourcesOversell template, as its rendered CUE computes it (override.go.tmpl, PreResourcesOversellTemplate
+ * and ResourcesOversellTemplate): the first container's requests set from its limits times each factor, in
+ * CUE's exact decimals. cpu from `<n>` or `<n>m` (0 when the cpu request is "0", "0m" when there is no cpu
+ * limit) written `"<millicores>m"`; memory and ephemeral-storage from a plain integer or a Gi, G, Mi, M, Ki, K,
+ * Ti or T suffix (another suffix counts as 0), written as a number of bytes; ephemeral-storage only when
+ * there is a disk limit. A template whose three factors are all outside (0, 1) is skipped, as kinitiras' model
+ * drops it; a factor that is set is applied even outside (0, 1), as the rendered CUE does.
+ */
+function oversellOps(t: Json, object: Json): PatchOperation[] {
+  const out = ensureResources(object);
+  const rule = isObject(t['resourcesOversell']) ? t['resourcesOversell'] : undefined;
+  const factor = (key: string): string => (typeof rule?.[key] === 'string' ? rule[key] : '');
+  const valid = (text: string) => text !== '' && Number(text) > 0 && Number(text) < 1;
+  if (!rule || !['cpuFactor', 'memoryFactor', 'diskFactor'].some((k) => valid(factor(k)))) return out;
+  const { base, at } = resourceBase(object);
+  const resources = select(object, base);
+  const part = (name: string): Json => {
+    const v = resources === BOTTOM ? BOTTOM : select(resources, [name]);
+    return isObject(v) ? v : {};
+  };
+  const limits = part('limits');
+  const requests = part('requests');
+  const remove = t['operation'] === 'remove';
+  const has = (list: Json, name: string) => Object.prototype.hasOwnProperty.call(list, name);
+  const set = (name: string, value: unknown) => out.push({ op: 'replace', path: `${at}/requests/${name}`, value });
+  const drop = (name: string) => {
+    if (has(requests, name)) out.push({ op: 'remove', path: `${at}/requests/${name}` });
+  };
+  if (factor('cpuFactor') !== '') {
+    const f = decimal(factor('cpuFactor'));
+    const zeroRequest = has(requests, 'cpu') && equalsString(requests['cpu'], '0');
+    let cpu = new Quantity(0n, 0);
+    if (has(limits, 'cpu')) {
+      const limit = limits['cpu'];
+      const milli = hasSuffix(limit, 'm');
+      if (!zeroRequest) cpu = milli ? times(times(atoi((limit as string).slice(0, -1)), new Quantity(1n, 3)), f) : times(atoi(limit), f);
+    }
+    if (remove) drop('cpu');
+    else set('cpu', `${round(times(cpu, new Quantity(1000n, 0)))}m`);
+  }
+  if (factor('memoryFactor') !== '') {
+    const f = decimal(factor('memoryFactor'));
+    const limit = has(limits, 'memory') ? limits['memory'] : BOTTOM;
+    let memory: Quantity | undefined;
+    if (limit !== BOTTOM && withUnit(limit)) memory = times(bytesOf(limit as string), f);
+    else if (limit !== BOTTOM) memory = times(atoi(limit), f);
+    if (remove) drop('memory');
+    else set('memory', Number(round(memory ?? incomplete('memory (the container has no memory limit)'))));
+  }
+  if (factor('diskFactor') !== '') {
+    const f = decimal(factor('diskFactor'));
+    const limit = has(limits, 'ephemeral-storage') ? limits['ephemeral-storage'] : BOTTOM;
+    const unit = limit !== BOTTOM && withUnit(limit);
+    // isZeroDiskLimit is left open (bool) when the limit is "0" or "": the rendered CUE cannot decide.
+    if (limit !== BOTTOM && (limit === '0' || limit === '')) incomplete('isZeroDiskLimit (the ephemeral-storage limit is "0" or "")');
+    if (limit !== BOTTOM) {
+      const disk = times(unit ? bytesOf(limit as string) : atoi(limit), f);
+      if (remove) drop('ephemeral-storage');
+      else set('ephemeral-storage', Number(round(disk)));
     }
   }
   return out;
@@ -385,6 +551,8 @@ export function compileOverrideTemplate(template: Json): OverrideTemplate {
         }
         case 'resources':
           return resourceOps(template, object);
+        case 'resourcesOversell':
+          return oversellOps(template, object);
         case 'tolerations':
           return tolerationOps(template, object);
         case 'affinity':

@@ -58,6 +58,15 @@ function policyPath(rule: string): (pointer: string) => string {
   };
 }
 
+/** Maps pointers of an override rule's template (`/spec/mutate/<j>`: its j-th step) to the rule's overrider (`renderedCue` is the template's CUE). */
+function overriderPath(at: string, steps: ReadonlyArray<OverrideStep['kind']>): (pointer: string) => string {
+  return (pointer) => {
+    const step = /^\/spec\/mutate\/(\d+)/.exec(pointer);
+    const kind = step ? steps[Number(step[1])] : undefined;
+    return kind === undefined ? `${at}/overriders` : `${at}/overriders/${kind === 'renderedCue' ? 'template' : kind}`;
+  };
+}
+
 /** The translator of one load, filling `runtime` with the rules it translates. */
 export function kinitirasTranslator(runtime: KinitirasRuntime): DocumentTranslator {
   return {
@@ -119,7 +128,7 @@ export function kinitirasTranslator(runtime: KinitirasRuntime): DocumentTranslat
           const generated: PolicyDocument = { ...base, metadata: { name }, spec: { order: order++, match, parameterSelection: entries(policy, 'mutate'), onParameterSelectionNoMatch: 'allow' } };
           const at = `/spec/overrideRules/${i}`;
           units.push({
-            template: { document: template, origin: policy.document, path: () => `${at}/overriders` },
+            template: { document: template, origin: policy.document, path: overriderPath(at, stepsOf(rule)) },
             policies: [{ document: generated, origin: policy.document, path: policyPath(at) }],
           });
         });

@@ -104,7 +104,8 @@ export function variantUnit(v: VariantUnit): { unit: TranslatedUnit; policy: Pol
         origin: v.origin,
         ...variant,
         // An autogen variant's match block is generated: its problems are the policy's matchConstraints'.
-        path: (pointer) => (v.autogen === undefined && pointer.startsWith(inMatch) ? pointer.replace(inMatch, '/spec/matchConstraints') : '/spec/matchConstraints'),
+        // The document itself ('') is the policy (traces name it).
+        path: (pointer) => (pointer === '' ? '' : v.autogen === undefined && pointer.startsWith(inMatch) ? pointer.replace(inMatch, '/spec/matchConstraints') : '/spec/matchConstraints'),
       }],
     },
   };

@@ -8,7 +8,7 @@
  * maps or structs"). The operations are the RFC 6902 difference between the
  * object before and after (core's `diffPatch`).
  */
-import { diffPatch, type PatchOperation } from '@verdict/core';
+import { diffPatch, isForbiddenKey, type PatchOperation } from '@verdict/core';
 import { isObject } from '../read.js';
 import { typeOf } from '../suggest.js';
 import { fieldOf, schemaOf, type SchemaNode } from './schema.js';
@@ -23,14 +23,27 @@ function celType(value: unknown): string {
   return typeof value === 'boolean' ? 'bool' : typeof value === 'string' ? 'string' : 'map';
 }
 
-/** Paths (`.spec.selector`, `.spec.initContainers[0].args`) of atomic parts of the configuration. */
-function atomics(value: unknown, node: SchemaNode, path: string, out: string[]): void {
-  if (isObject(value)) {
-    if (node.atomic) out.push(path);
-    for (const [key, child] of Object.entries(value)) atomics(child, fieldOf(node, key), `${path}.${key}`, out);
-  } else if (Array.isArray(value)) {
-    if (node.list === undefined || node.atomic) out.push(path);
-    else value.forEach((item, i) => atomics(item, node.items ?? {}, `${path}[${i}]`, out));
+/**
+ * Paths (`.spec.selector`, `.spec.initContainers[0].args`) of atomic parts of the configuration, in document
+ * order. An explicit stack: a configuration copies input, which may nest as deep as the API server accepts.
+ */
+function atomics(configuration: unknown, schema: SchemaNode, out: string[]): void {
+  const stack: Array<[unknown, SchemaNode, string]> = [[configuration, schema, '']];
+  while (stack.length > 0) {
+    const [value, node, path] = stack.pop()!;
+    const children: Array<[unknown, SchemaNode, string]> = [];
+    if (isObject(value)) {
+      if (node.atomic) out.push(path);
+      // Scalars are never atomic parts: only objects and lists are walked.
+      for (const key of Object.keys(value)) {
+        const child = value[key];
+        if (typeof child === 'object' && child !== null) children.push([child, fieldOf(node, key), `${path}.${key}`]);
+      }
+    } else if (Array.isArray(value)) {
+      if (node.list === undefined || node.atomic) out.push(path);
+      else value.forEach((item, i) => children.push([item, node.items ?? {}, `${path}[${i}]`]));
+    }
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]!);
   }
 }
 
@@ -99,15 +112,45 @@ function mergeList(lhs: readonly unknown[], rhs: readonly unknown[], node: Schem
   return out;
 }
 
+/** An object being merged: `out` (a copy of the left side) receives the right side's entries. */
+interface Pending {
+  out: Json;
+  rhs: Json;
+  node: SchemaNode;
+  path: string;
+}
+
+/**
+ * Merges `rhs` into `lhs`. Objects are merged with an explicit stack (a configuration copies input, which
+ * may nest as deep as the API server accepts); lists recurse only as deep as the schema names list types.
+ */
 function mergeValue(lhs: unknown, rhs: unknown, node: SchemaNode, path: string): unknown {
+  const pending: Pending[] = [];
+  const root = mergeStep(lhs, rhs, { node, path }, pending);
+  while (pending.length > 0) {
+    const { out, rhs: right, node: at, path: where } = pending.pop()!;
+    for (const key of Object.keys(right)) {
+      if (isForbiddenKey(key)) throw new Error(`${where}.${key}: key "${key}" is not allowed`);
+      const value = right[key];
+      // A scalar replaces whatever was there (mergeStep's answer for it), without a path or schema lookup.
+      if (typeof value !== 'object' || value === null) {
+        out[key] = value;
+        continue;
+      }
+      out[key] = mergeStep(out[key], value, { node: fieldOf(at, key), path: `${where}.${key}` }, pending);
+    }
+  }
+  return root;
+}
+
+/** One merge step: the merged value, or for an object a copy of the left side whose entries are merged later (`pending`). */
+function mergeStep(lhs: unknown, rhs: unknown, at: { node: SchemaNode; path: string }, pending: Pending[]): unknown {
+  const { node, path } = at;
   // Only reached without the atomic guard (server-side apply): an atomic part is replaced whole.
   if (node.atomic || (Array.isArray(rhs) && node.list === undefined)) return rhs;
   if (isObject(rhs)) {
     const out: Json = isObject(lhs) ? { ...lhs } : {};
-    for (const [key, value] of Object.entries(rhs)) {
-      if (key === '__proto__' || key === 'constructor' || key === 'prototype') throw new Error(`${path}.${key}: key "${key}" is not allowed`);
-      out[key] = mergeValue(out[key], value, fieldOf(node, key), `${path}.${key}`);
-    }
+    pending.push({ out, rhs, node, path });
     return out;
   }
   if (Array.isArray(rhs)) return mergeList(Array.isArray(lhs) ? lhs : [], rhs, node, path);
@@ -122,7 +165,7 @@ export function mergeApplyConfiguration(object: Json, configuration: unknown, at
   if (!isObject(configuration)) throw new Error(`must evaluate to Object but got ${celType(configuration)}`);
   const schema = schemaOf(object);
   const found: string[] = [];
-  if (atomicParts === 'refuse') atomics(configuration, schema, '', found);
+  if (atomicParts === 'refuse') atomics(configuration, schema, found);
   if (found.length > 0) throw new Error(`error applying patch: invalid ApplyConfiguration: may not mutate atomic arrays, maps or structs: ${found.join(', ')}`);
   try {
     return mergeValue(object, configuration, schema, '') as Json;

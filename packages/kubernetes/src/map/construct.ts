@@ -123,7 +123,11 @@ export function rewriteConstructions(source: string, root?: 'Object'): Rewritten
       while (tokens[end + 1]?.text === '.' && tokens[end + 2]?.kind === 'ident') end += 2;
       if (tokens[end + 1]?.text === '{' && !(top?.type !== undefined && isFieldStart(tokens, t))) {
         const type = tokens.slice(t, end + 1).map((x) => x.text).join('');
-        const expected = top?.open === '[' ? top.expect : top?.type !== undefined && top.type !== 'JSONPatch' && top.field !== undefined ? `${top.type}.${top.field}` : undefined;
+        // The API server's type resolver (cel/mutation/typeresolver.go) knows JSONPatch, Object and Object.<path> only.
+        if (type !== 'JSONPatch' && type !== 'Object' && !type.startsWith('Object.')) return { error: `undeclared reference to '${type}'` };
+        // A construction that is selected or indexed (`Object{}.?replicas`) is an operand, not the field's value: its name is not the field's path.
+        const selected = ['.', '['].includes(tokens[closing(tokens, end + 1) + 1]?.text ?? '');
+        const expected = selected ? undefined : top?.open === '[' ? top.expect : top?.type !== undefined && top.type !== 'JSONPatch' && top.field !== undefined ? `${top.type}.${top.field}` : undefined;
         if (t === 0 && stack.length === 0 && root && type !== root) return { error: `must evaluate to Object but got ${type}` };
         if (expected !== undefined && type !== expected && type !== 'JSONPatch') {
           return { error: `type mismatch: unexpected type name "${type}", expected "${expected}", which matches field name path from root Object type` };
@@ -136,9 +140,23 @@ export function rewriteConstructions(source: string, root?: 'Object'): Rewritten
       }
     }
     if (top?.type !== undefined && isFieldStart(tokens, t)) {
-      if (token.text === '?') return { error: `optional field initializers (?${tokens[t + 1]?.text ?? ''}) are not supported in ${top.type}{...}: write the field only when it has a value` };
+      // `?name: v` (optional types): the field is set only when the optional `v` has a value, as an optional map entry does.
+      if (token.text === '?') {
+        const name = tokens[t + 1];
+        if (name?.kind !== 'ident') return { error: `a field of ${top.type}{...} must be a name (got ?${name?.text ?? ''})` };
+        if (top.type === 'JSONPatch' && !JSON_PATCH_FIELDS.has(name.text)) return { error: `JSONPatch has no field "${name.text}" (fields: op, path, from, value)` };
+        replace(name.start, name.end, JSON.stringify(name.text));
+        top.field = name.text;
+        t++;
+        continue;
+      }
       if (token.kind !== 'ident') return { error: `a field of ${top.type}{...} must be a name (got ${token.text})` };
       if (top.type === 'JSONPatch' && !JSON_PATCH_FIELDS.has(token.text)) return { error: `JSONPatch has no field "${token.text}" (fields: op, path, from, value)` };
+      if (top.type === 'JSONPatch' && token.text !== 'value') {
+        // op, path and from are strings (the API server's JSONPatch type): a literal of another type is a compile error.
+        const given = literalType(tokens, t + 2);
+        if (given !== undefined && given !== 'string') return { error: `expected type of field '${token.text}' is 'string' but provided type is '${given}'` };
+      }
       replace(token.start, token.end, JSON.stringify(token.text));
       top.field = token.text;
       continue;
@@ -155,6 +173,19 @@ export function rewriteConstructions(source: string, root?: 'Object'): Rewritten
     else if (token.text === ',' && top?.type !== undefined) top.field = undefined;
   }
   return { expression: out + source.slice(copied) };
+}
+
+/** The CEL type of the literal that is the whole value starting at token `t` (up to `,` or `}`), if it is one. */
+function literalType(tokens: readonly Token[], t: number): string | undefined {
+  const value = tokens[t];
+  const after = tokens[t + 1]?.text;
+  if (!value || (after !== ',' && after !== '}')) return undefined;
+  if (value.kind === 'string') return 'string';
+  if (value.text === 'true' || value.text === 'false') return 'bool';
+  if (value.text === 'null') return 'null_type';
+  if (value.kind !== 'other') return undefined;
+  if (/[uU]$/.test(value.text)) return 'uint';
+  return /^\d+$|^0x/.test(value.text) ? 'int' : 'double';
 }
 
 /** Whether token `t` starts a field initializer (`name:` right after `{` or `,` of a construction). */

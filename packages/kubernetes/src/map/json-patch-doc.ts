@@ -5,14 +5,14 @@
  * The walk copies each container it passes at most once (copy-on-write), so a patch costs at most
  * one copy of the object. Hand-written for the same reason as json-patch.ts.
  */
+import { isForbiddenKey } from '@verdict/core';
+
 export type Json = Record<string, unknown>;
 export type Container = Json | unknown[];
 
 /** An error of json-patch v4, with its message. */
 export class Failure extends Error {}
 
-/** Keys that could reach an object prototype: refused, as core refuses them in every patch. */
-const FORBIDDEN = new Set(['__proto__', 'constructor', 'prototype']);
 export const MISSING = 'missing value';
 const INVALID_INDEX = 'invalid index referenced';
 
@@ -27,7 +27,7 @@ export const decode = (segment: string): string => segment.replace(/~[01]/g, (m)
 export const encode = (segment: string): string => segment.replaceAll('~', '~0').replaceAll('/', '~1');
 
 function safe(key: string): string {
-  if (FORBIDDEN.has(key)) throw new Error(`JSON Patch: path segment "${key}" is not allowed: it could change object prototypes`);
+  if (isForbiddenKey(key)) throw new Error(`JSON Patch: path segment "${key}" is not allowed: it could change object prototypes`);
   return key;
 }
 

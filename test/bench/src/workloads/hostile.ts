@@ -111,14 +111,16 @@ function nested(depth: number): Record<string, unknown> {
 
 /**
  * Workload 6c: CEL on hostile objects, against benign ones at the same cost. A map `in` over 10,001 labels
- * inside a loop costs what it costs over 10 (a hash lookup); comparing two specs nested 10,000 deep, or two
- * of 5,000 containers, is charged per element compared, so it takes about as long per unit as a realistic
+ * inside a loop costs what it costs over 10 (a hash lookup: the map is read unconverted); comparing two specs
+ * nested 10,000 deep, two of 5,000 containers or two metadata of 10,001 labels is charged per container and
+ * entry converted to CEL values and per element compared, so it takes about as long per unit as a realistic
  * per-container check. Each row's units are in the group's info (`cost:<engine>`); target 6 compares time per unit.
  */
 export function hostileCelWorkload(): Group {
   const labels = celPolicy('team-label', "object.spec.containers.all(c, 'team' in object.metadata.labels)");
   const images = celPolicy('registry', "object.spec.containers.all(c, c.image.startsWith('registry.example.com/') && !c.image.endsWith(':latest'))");
   const unchanged = celPolicy('unchanged', 'object.spec == oldObject.spec');
+  const sameMetadata = celPolicy('same-metadata', 'object.metadata == oldObject.metadata');
   const labelMap = (n: number) => ({ ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`l${i}`, `v${i}`])), team: 'payments' });
   const pod = (spec: unknown, labelCount = 10) => ({ metadata: { name: 'web', labels: labelMap(labelCount) }, spec });
   const rows: Array<VerdictRow> = [
@@ -126,6 +128,7 @@ export function hostileCelWorkload(): Group {
     { name: "the same, 10,001 labels (a hash lookup: the same cost)", engine: 'verdict-cel-hostile-labels', set: labels, input: { object: pod({ containers: containers(2_000) }, 10_000) }, allowed: true },
     { name: 'a per-container check (`startsWith`, `endsWith`) over 20,000 containers', engine: 'verdict-cel-benign', set: images, input: { object: pod({ containers: containers(20_000) }) }, allowed: true },
     { name: '`object.spec == oldObject.spec`, specs nested 10,000 deep', engine: 'verdict-cel-hostile-deep', set: unchanged, input: { object: pod(nested(10_000)), oldObject: pod(nested(10_000)) }, allowed: true },
+    { name: '`object.metadata == oldObject.metadata`, 10,001 labels each (converted whole, then compared)', engine: 'verdict-cel-hostile-labels-equal', set: sameMetadata, input: { object: pod({}, 10_000), oldObject: pod({}, 10_000) }, allowed: true },
     { name: '`object.spec == oldObject.spec`, specs of 5,000 containers', engine: 'verdict-cel-hostile-wide', set: unchanged, input: { object: pod({ containers: containers(5_000) }), oldObject: pod({ containers: containers(5_000) }) }, allowed: true },
   ];
   const info: Record<string, number | string> = {};
