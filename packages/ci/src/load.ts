@@ -3,7 +3,7 @@
  * addressed from the job input's root, plus load-time checks of the reserved
  * parameters `runners` and `reason` in every document that carries them.
  */
-import { compileTemplate, loadPolicySet, type EvaluationLimits, type MatchDialect, type PolicySet, type PolicySource } from '@verdict/core';
+import { checkInputReads, compileTemplate, loadPolicySet, type EvaluationLimits, type MatchDialect, type PolicySet, type PolicySource } from '@verdict/core';
 import type { JobAdmissionError } from './errors.js';
 import { JOB_INPUT_SHAPE } from './fields.js';
 import { ciMatchDialect } from './match.js';
@@ -37,7 +37,8 @@ function reservedParameterIssues(parameters: Readonly<Record<string, unknown>>):
     issues.push({ path: '/reason', message: 'parameter "reason" must be a string (a message template such as "user {{user.login}} is in zone A")' });
   } else if (typeof reason === 'string') {
     try {
-      compileTemplate(reason);
+      const reads = compileTemplate(reason).paths.filter((path) => path[0] !== 'parameters').map((path) => ({ path, at: '/reason' }));
+      for (const issue of checkInputReads(JOB_INPUT_SHAPE, reads)) issues.push({ path: '/reason', message: `parameter "reason" ${issue.message}` });
     } catch (error) {
       issues.push({ path: '/reason', message: `parameter "reason" is not a valid message template: ${(error as Error).message}` });
     }

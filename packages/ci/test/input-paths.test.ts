@@ -45,6 +45,19 @@ describe('paths of the job input', () => {
     ]);
   });
 
+  it('refuses a misspelt field in a reason parameter, in spec.parameters and in an entry', () => {
+    const text = [
+      'apiVersion: verdict.dev/v1', 'kind: Policy', 'metadata: {name: zone}', 'spec:',
+      '  parameters: {reason: "user {{user.logn}} is in zone A ({{parameters.zone}})", zone: a}',
+      '  parameterSelection: [{match: {users: [bob]}, parameters: {reason: "{{variables.ANY}} {{jbo.name}}"}}]', '',
+    ].join('\n');
+    expect(problems(text).map((p) => [p.code, p.path, p.message.split(';')[0]])).toEqual([
+      ['INVALID_PARAMETERS', '/spec/parameters/reason', 'parameter "reason" reads user.logn, but the CI job input has no "logn" under user'],
+      ['INVALID_PARAMETERS', '/spec/parameterSelection/0/parameters/reason', 'parameter "reason" reads jbo.name, but the CI job input has no "jbo"'],
+    ]);
+    expect(problems(text)[0]!.message).toContain('did you mean "login"?');
+  });
+
   it('accepts every derived field, any variable name and the controller', () => {
     for (const path of ['job.image', 'job.stage', 'project.groups', 'project.rootNamespace', 'user.email', 'ref', 'refProtected', 'pipelineSource', 'environment', 'variables.MY_OWN_VARIABLE', 'controller.dryRun', 'tags', 'untag', 'id']) {
       expect(() => loadJobPolicies(noLatest(path)), path).not.toThrow();

@@ -86,6 +86,21 @@ describe('verdict eval', () => {
     }
   }, 60_000);
 
+  it('validate names a misspelt job field of a CI policy, found by its match keys or given by --as ci', async () => {
+    const rule = '  validate: [{name: pinned, rule: {"!": {glob: ["**/*:latest", {var: job.imag}]}}, message: pin it}]';
+    const { dir, cleanup } = tempTree({
+      'matched.yaml': ['apiVersion: verdict.dev/v1', 'kind: Policy', 'metadata: {name: no-latest}', 'spec:', '  match: {projects: [shop/*]}', rule, ''].join('\n'),
+      'plain.yaml': ['apiVersion: verdict.dev/v1', 'kind: Policy', 'metadata: {name: no-latest}', 'spec:', rule, ''].join('\n'),
+    });
+    try {
+      const problem = /^✗ \w+\.yaml:\d+:\d+ \(Policy\/no-latest\) at \/spec\/validate\/0\/rule\/!\/glob\/1\/var: reads job\.imag, but the CI job input has no "imag" under job; did you mean "image"\?/m;
+      expect(await verdict(['validate', 'matched.yaml'], { cwd: dir })).toMatchObject({ code: 1, stdout: expect.stringMatching(problem) });
+      expect(await verdict(['validate', '--as', 'ci', 'plain.yaml'], { cwd: dir })).toMatchObject({ code: 1, stdout: expect.stringMatching(problem) });
+    } finally {
+      cleanup();
+    }
+  }, 60_000);
+
   it('reports missing arguments, unreadable inputs and policies that do not load in one line each, with exit code 2', async () => {
     expect(await verdict(['eval', '-i', 'x.yaml'])).toMatchObject({ code: 2, stderr: 'verdict: verdict eval needs policies: -p <file or directory>; see verdict eval --help\n' });
     expect(await verdict(['eval', '-p', FIXTURES, '-i', 'nope.yaml'])).toMatchObject({ code: 2, stderr: 'verdict: cannot read input nope.yaml: ENOENT\n' });

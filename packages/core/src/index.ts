@@ -7,7 +7,7 @@
  */
 export { parsePolicyDocuments, sourceLocation, type ParseOptions, type PolicyDocument } from './parse.js';
 export { compilePolicies, type CompileOptions, type EvaluationLimits, type InputView, type ParameterSetResolver } from './compile.js';
-export type { InputShape } from './input-reads.js';
+export { checkInputReads, type InputRead, type InputShape, type UnknownInputPath } from './input-reads.js';
 export { DEFAULT_COST_BUDGET } from './budget.js';
 export type { DocumentTranslator, TranslatedDocument, TranslatedUnit, TranslationContext } from './translate.js';
 export { loadPolicySet, type PolicySource } from './load.js';

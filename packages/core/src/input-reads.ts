@@ -7,7 +7,6 @@
  * `additionalProperties`, `$ref`); a part whose contents are open (a
  * Kubernetes object, a job's variables) says so with `additionalProperties: true`.
  */
-import type { ParameterRead } from './logic/reads.js';
 import { distinctReads, firstUndeclared, suggestion } from './parameter-reads.js';
 import { isPlainObject } from './util/object.js';
 
@@ -18,11 +17,26 @@ export type InputShape = Readonly<Record<string, unknown>>;
 export interface UnknownInputPath {
   /** JSON pointer of the reading expression or message. */
   at: string;
+  /** What is read, what the shape has there, and a did-you-mean. */
   message: string;
 }
 
-/** Checks every read; one issue per read of a name the shape does not have. Linear in the reads' lengths. */
-export function checkInputReads(shape: InputShape | undefined, reads: readonly ParameterRead[]): UnknownInputPath[] {
+/** A path some expression reads from the input: its segments, and the JSON pointer of the expression. */
+export interface InputRead {
+  /** The path's segments (`['job', 'image']`). */
+  readonly path: readonly string[];
+  /** JSON pointer of the reading expression or string. */
+  readonly at: string;
+}
+
+/**
+ * Checks reads of the input against its shape: one issue per read of a name
+ * the shape does not have, with a did-you-mean. Core runs it on every policy
+ * an adapter loads with `inputShape`; an adapter runs it on the strings of its
+ * own that read the input (the CI adapter's `reason` parameter). Linear in the
+ * reads' lengths.
+ */
+export function checkInputReads(shape: InputShape | undefined, reads: readonly InputRead[]): UnknownInputPath[] {
   if (!isPlainObject(shape)) return [];
   const what = typeof shape['title'] === 'string' ? shape['title'] : 'the input';
   const issues: UnknownInputPath[] = [];

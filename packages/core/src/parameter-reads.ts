@@ -103,7 +103,7 @@ export function firstUndeclared(schema: JsonObject, path: readonly string[]): { 
 }
 
 /** Each read once (the same path read by the same expression counts once). */
-export function distinctReads(reads: readonly ParameterRead[]): ParameterRead[] {
+export function distinctReads<R extends { readonly path: readonly string[]; readonly at: string }>(reads: readonly R[]): R[] {
   const seen = new Set<string>();
   return reads.filter((read) => {
     const key = `${read.at}\u0000${read.path.join('\u0000')}`;

@@ -8,7 +8,7 @@ describe('the public surface of @verdict/core', () => {
   it('exports exactly these runtime values (each is tested in this folder)', () => {
     expect(Object.keys(core).sort()).toEqual([
       'ComparisonError', 'ContainerImage', 'DEFAULT_COST_BUDGET', 'NEWEST_KUBERNETES_VERSION', 'PatchTestFailed', 'PatternError', 'PolicyLoadError', 'PolicySet', 'Quantity', 'SelectorError', 'VerdictError', 'adapterOfMatchKey', 'anyGlobMatcher',
-      'closest', 'compileCel', 'compileLabelSelector',
+      'checkInputReads', 'closest', 'compileCel', 'compileLabelSelector',
       'compileLogic', 'compilePolicies', 'compileRegex', 'compileTemplate', 'didYouMean', 'diffPatch', 'documentSchema', 'formatLabelSelector', 'formatProblem', 'formatQuantity', 'globMatcher', 'isForbiddenKey', 'isGlob',
       'labelKeyError', 'labelValueError', 'loadPolicySet', 'matchLabelSelector', 'mergeParameters', 'parseContainerImage', 'parseLabelSelector', 'parsePolicyDocuments', 'parseQuantity', 'parseResourceQuantity', 'scaledValue', 'sourceLocation',
       'toVerdictError', 'validateLabelSelector',

@@ -4,7 +4,7 @@
  * a did-you-mean; open parts of the shape accept any path below them.
  */
 import { describe, expect, it } from 'vitest';
-import type { InputShape } from '@verdict/core';
+import { checkInputReads, type InputShape } from '@verdict/core';
 import { load, problemsOf } from './helpers.js';
 
 const SHAPE: InputShape = {
@@ -83,5 +83,12 @@ describe('reads checked against the input shape', () => {
 
   it('checks nothing without a shape', () => {
     expect(() => load(policy(rule({ var: 'job.imag' })))).not.toThrow();
+  });
+
+  it('is callable by an adapter on its own strings that read the input', () => {
+    expect(checkInputReads(SHAPE, [{ path: ['job', 'image'], at: '/a' }, { path: ['tag'], at: '/b' }, { path: ['variables', 'X', 'y'], at: '/c' }])).toEqual([
+      { at: '/b', message: 'reads tag, but the job input has no "tag"; did you mean "tags"? (it has: job, tags, variables)' },
+    ]);
+    expect(checkInputReads(undefined, [{ path: ['anything'], at: '' }])).toEqual([]);
   });
 });

@@ -81,3 +81,13 @@ export function failure(assertion: () => void): string {
   }
   throw new Error('the assertion passed');
 }
+
+/** A CI policy that rejects production deploys from an unprotected ref (a dry-run level's usual subject). */
+export const PROTECTED_DEPLOYS = `
+apiVersion: verdict.dev/v1
+kind: Policy
+metadata: {name: protected-deploys}
+spec:
+  match: {variables: "CI_ENVIRONMENT_NAME=production"}
+  validate: [{name: protected, rule: {"==": [{var: refProtected}, true]}, message: "deploys must run on a protected ref"}]
+`;

@@ -13,7 +13,7 @@ import { createPermissionEvaluator } from '@verdict/spinnaker';
 import { evaluateInput, type Outcome } from '@verdict/testing';
 import { ciJobFor } from '@verdict/testing/ci';
 import { fiatQueryFor } from '@verdict/testing/spinnaker';
-import { failure } from './helpers.js';
+import { failure, PROTECTED_DEPLOYS as PROTECTED } from './helpers.js';
 
 /** A warn-enforced label check and a default annotation; `target` is where the object is (`/object` in core's input, `` for admission). */
 const labelAndDefaults = (target: string) => `
@@ -42,14 +42,6 @@ metadata: {name: pci}
 spec:
   match: {variables: "DATA_CLASS=pci"}
   mutate: [{name: tag, patch: [{op: add, path: /tags/-, value: pci}, {op: add, path: /untag/-, value: shared}]}]
-`;
-const PROTECTED = `
-apiVersion: verdict.dev/v1
-kind: Policy
-metadata: {name: protected-deploys}
-spec:
-  match: {variables: "CI_ENVIRONMENT_NAME=production"}
-  validate: [{name: protected, rule: {"==": [{var: refProtected}, true]}, message: "deploys must run on a protected ref"}]
 `;
 const FIAT = `
 apiVersion: verdict.dev/v1

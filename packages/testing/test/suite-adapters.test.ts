@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatCaseFailure, runSuites, summaryLine, type SuiteReport } from '@verdict/testing';
-import { tempTree } from './helpers.js';
+import { PROTECTED_DEPLOYS, tempTree } from './helpers.js';
 
 /** Seed 003's memory-limit constraint as Gatekeeper YAML, with a PolicyTemplate for its logic. */
 const GATEKEEPER = `
@@ -104,14 +104,6 @@ spec:
   parameters: {reason: "user is in zone a"}
   mutate: [{name: retag, patch: [{op: add, path: /tags/-, value: zone_a}]}]
 `;
-const CI_GROUP = `
-apiVersion: verdict.dev/v1
-kind: Policy
-metadata: {name: protected-deploys}
-spec:
-  match: {variables: "CI_ENVIRONMENT_NAME=production"}
-  validate: [{name: protected, rule: {"==": [{var: refProtected}, true]}, message: "deploys must run on a protected ref"}]
-`;
 const CI_SUITE = `
 apiVersion: verdict.dev/v1
 kind: Suite
@@ -185,7 +177,7 @@ describe('suites with adapter inputs', () => {
   });
 
   it('runs CI jobs through a controller chain and checks admission, tags, reason, parameters, patch and dry-run warnings', async () => {
-    const report = await run({ 'project.yaml': CI_PROJECT, 'group.yaml': CI_GROUP, 'instance.yaml': CI_INSTANCE, 'ci.verdict.yaml': CI_SUITE });
+    const report = await run({ 'project.yaml': CI_PROJECT, 'group.yaml': PROTECTED_DEPLOYS, 'instance.yaml': CI_INSTANCE, 'ci.verdict.yaml': CI_SUITE });
     expect(failures(report)).toEqual([]);
     expect(report.suites[0]!.cases.map((c) => c.adapter)).toEqual(['ci', 'ci', 'ci']);
     expect(report.suites[0]!.cases[0]!.answer).toEqual({ id: 1, admission: 'accepted', tags: { add: ['zone_a'], remove: [] }, reason: 'user is in zone a' });

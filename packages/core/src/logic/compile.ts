@@ -153,7 +153,7 @@ export class LogicCompiler {
     return fn;
   }
 
-  /** Records a read of a written-out root path (dotted string or number) when it is below `parameters`. */
+  /** Records a read of a written-out root path (a dotted string): of the parameters, or of the input. */
   private noteRead(path: unknown, at: string, extra: readonly string[] = []): void {
     if (typeof path !== 'string') return;
     this.noteSegments([...path.split('.'), ...extra], at);
@@ -161,10 +161,13 @@ export class LogicCompiler {
 
   /** Files a root-scope read under the parameters or the input. */
   private noteSegments(segments: readonly string[], at: string): void {
-    const read = parameterRead(segments, at) ?? inputRead(segments, at);
-    if (!read) return;
-    if (read.path === segments) this.inputReads.push(read);
-    else this.parameterReads.push(read);
+    const parameter = parameterRead(segments, at);
+    if (parameter) {
+      this.parameterReads.push(parameter);
+      return;
+    }
+    const input = inputRead(segments, at);
+    if (input) this.inputReads.push(input);
   }
 
   /** `missing` / `missing_some` with keys written out. */

@@ -62,7 +62,7 @@ function arg(args: Args, i: number): Fn {
  * missing or null, it has no answer (see `present` in compare.ts), so no
  * negation can turn a typo in its path into a pass.
  */
-export function tested(op: string, fn: Fn | undefined, node: unknown): Fn {
+function tested(op: string, fn: Fn | undefined, node: unknown): Fn {
   const source = describeOperand(node);
   if (!fn) return () => present(op, undefined, source);
   return (d, s) => present(op, fn(d, s), source);
