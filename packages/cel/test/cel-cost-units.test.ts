@@ -20,7 +20,7 @@ const { rows } = JSON.parse(readFileSync(new URL('./fixtures/kubernetes-cel-libr
 const costed = rows.filter((r) => r.runtimeCost !== undefined);
 
 /** Rows charged as the API server charges them, at least (raise it when verdict's units come closer). */
-const EQUAL_FLOOR = 86;
+const EQUAL_FLOOR = 87;
 
 describe("verdict's cost units against cel-go's (cost_test.go rows)", () => {
   it('charges the same as the API server on at least the rows it did, the planner and cel-js alike', () => {
