@@ -9,7 +9,7 @@
  * cel-js 8.0.0's; the dependency is pinned exactly and test/cel-*.test.ts fail if it changes.
  */
 import { Optional } from '@marcbachmann/cel-js';
-import { spend } from './runtime.js';
+import { LIST_CREATE_UNITS, MAP_CREATE_UNITS, spend } from './runtime.js';
 import type { Override } from './lib/index.js';
 import { meteredBinary, meteredCall } from './cost.js';
 import { sizeOf } from './plan/loops.js';
@@ -21,8 +21,12 @@ export interface Node {
   args: unknown;
   pos: number;
   handle?: (...args: never[]) => unknown;
-  readonly meta: { alternate?: Node; macro?: { var?: string; val?: Node; exp?: Node; [field: string]: unknown } };
+  readonly meta: { alternate?: Node; macro?: { var?: string; val?: Node; exp?: Node; [field: string]: unknown }; evaluate?: Evaluate };
+  setMeta(key: 'evaluate', value: Evaluate): unknown;
 }
+
+/** cel-js's evaluation of a node (its `meta.evaluate`). */
+type Evaluate = (this: unknown, ev: unknown, ast: unknown, ctx: unknown) => unknown;
 
 function isNode(x: unknown): x is Node {
   return typeof x === 'object' && x !== null && typeof (x as Node).op === 'string' && 'args' in x;
@@ -178,6 +182,10 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>, un
         visitAll(node.args, bound);
         meterOperator(node);
         return;
+      case 'list': case 'map':
+        visitAll(node.args, bound);
+        meterLiteral(node, node.op === 'list' ? LIST_CREATE_UNITS : MAP_CREATE_UNITS);
+        return;
       case 'comprehension': {
         const a = node.args as { iterable: Node; init: Node; step: Node; iterVarName: string; iterVar2Name?: string };
         if (a.iterVar2Name !== undefined) {
@@ -286,6 +294,22 @@ function meterCall(node: Node, name: string): void {
   if (!handle) return;
   const metered = meteredCall(name, handle);
   if (metered) node.handle = metered as never;
+}
+
+/**
+ * A list or map literal spends its fixed charge (cel-go's, runtime.ts) before its elements are evaluated, as the
+ * planner does (plan.ts, emit-nodes.ts). The wrapper keeps cel-js's function name, which the planner checks.
+ */
+function meterLiteral(node: Node, units: number): void {
+  const evaluate = node.meta.evaluate;
+  if (!evaluate || (evaluate as { [METERED]?: true })[METERED]) return;
+  const metered = function (this: unknown, ev: unknown, ast: unknown, ctx: unknown): unknown {
+    spend(units);
+    return evaluate.call(this, ev, ast, ctx);
+  };
+  Object.defineProperty(metered, 'name', { value: evaluate.name });
+  (metered as { [METERED]?: true })[METERED] = true;
+  node.setMeta('evaluate', metered);
 }
 
 /** Comprehensions spend the size of their range before iterating (a sound bound: each step runs at most once). */

@@ -324,14 +324,19 @@ const TEXT_FUNCTIONS = new Set(['size', 'contains', 'startsWith', 'endsWith', 'b
 
 type CallHandle = (values: unknown[], x: unknown, y: unknown) => unknown;
 
+/** Type conversions: cel-go charges each call one unit (`bytes` and `string` of a string: one per ten characters, rounded up). */
+const CONVERSIONS = new Set(['bytes', 'string', 'int', 'uint', 'double', 'bool', 'timestamp', 'duration']);
+
 /**
  * The metered handler of a call to one of cel-js's built-in functions whose work grows with its input
  * ({@link TEXT_FUNCTIONS}): one unit per ten characters of its string and bytes arguments (the receiver
- * included), and for `size` of a map, one per ten entries (counted once, the result computed here).
+ * included), and for `size` of a map, one per ten entries (counted once, the result computed here). A
+ * conversion ({@link CONVERSIONS}) costs at least one unit, rounded up to the next ten characters.
  */
 export function meteredCall(name: string, handle: CallHandle): CallHandle | undefined {
   if (!TEXT_FUNCTIONS.has(name) || isMetered(handle)) return undefined;
   const size = name === 'size';
+  const conversion = CONVERSIONS.has(name);
   return mark((values: unknown[], x: unknown, y: unknown) => {
     let chars = 0;
     for (let i = 0; i < values.length; i++) {
@@ -344,7 +349,8 @@ export function meteredCall(name: string, handle: CallHandle): CallHandle | unde
         return BigInt(n);
       }
     }
-    chargeChars(chars);
+    if (conversion) spend(Math.max(1, Math.ceil(chars / CHARS_PER_UNIT)));
+    else chargeChars(chars);
     return handle(values, x, y);
   });
 }

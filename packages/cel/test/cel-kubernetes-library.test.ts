@@ -25,7 +25,7 @@ interface Row {
   readonly version?: string;
   /** cost_test.go's rows: the expression compiles and evaluates without an error (the Go test then compares costs). */
   readonly evaluates?: true;
-  /** cost_test.go's runtime cost (cel-go's units), kept as data: verdict's budget has its own units (docs/concepts/cel.md). */
+  /** cost_test.go's runtime cost (cel-go's units), compared with verdict's in cel-cost-units.test.ts (docs/concepts/cel.md). */
   readonly runtimeCost?: number;
   readonly estimatedCost?: readonly [number, number];
 }

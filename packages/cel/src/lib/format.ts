@@ -5,7 +5,7 @@
  */
 import { Optional, type Environment } from '@marcbachmann/cel-js';
 import { compileRegex } from '../regex.js';
-import { spendSize } from '../runtime.js';
+import { spend, spendSize } from '../runtime.js';
 import type { CelLibrary } from './index.js';
 import { parseURL } from './url.js';
 
@@ -130,8 +130,11 @@ function register(env: Environment): void {
     const errors = f.check(s);
     return errors.length ? Optional.of(errors) : Optional.none();
   });
-  // format.go's Format.Equal: formats are equal when they have the same name.
-  env.registerOperator('kubernetes.NamedFormat == kubernetes.NamedFormat', (a: Format, b: Format) => a.name === b.name);
+  // format.go's Format.Equal: formats are equal when they have the same name (library/cost.go: one unit).
+  env.registerOperator('kubernetes.NamedFormat == kubernetes.NamedFormat', (a: Format, b: Format) => {
+    spend(1);
+    return a.name === b.name;
+  });
 }
 
 export const formatLibrary: CelLibrary = { name: 'format', register };

@@ -5,7 +5,7 @@
  * Hand-written: netip's exact grammar is the specification, and no JS library reproduces it.
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import { fail, spendSize } from '../runtime.js';
+import { CHARS_PER_UNIT, fail, spend, spendSize } from '../runtime.js';
 import type { CelLibrary } from './index.js';
 
 /** An IPv4 (4 bytes) or IPv6 (16 bytes) address. */
@@ -211,11 +211,20 @@ function register(env: Environment): void {
     return typeof v === 'string' ? fail(`network address parse error during conversion from string: network address parse error during conversion from string: ${v}`) : v;
   };
   env.registerFunction('ip(string): net.IP', ip);
-  env.registerFunction('isIP(string): bool', (s: string) => typeof parseIP(s) !== 'string');
+  // The API server's costs (library/cost.go): a parse one unit per ten characters, rounded up; isCanonical parses
+  // and compares, twice that.
+  const parsing = (s: string, times = 1) => spend(Math.ceil((s.length * times) / CHARS_PER_UNIT));
+  env.registerFunction('isIP(string): bool', (s: string) => {
+    parsing(s);
+    return typeof parseIP(s) !== 'string';
+  });
   class IPNamespace {}
   env.registerType('IPNamespace', IPNamespace);
   env.registerConstant('ip', 'IPNamespace', new IPNamespace());
-  env.registerFunction('IPNamespace.isCanonical(string): bool', (_: unknown, s: string) => ipOf(s).toString() === s);
+  env.registerFunction('IPNamespace.isCanonical(string): bool', (_: unknown, s: string) => {
+    parsing(s, 2);
+    return ipOf(s).toString() === s;
+  });
   env.registerFunction('string(net.IP): string', (a: IP) => a.toString());
   env.registerFunction('net.IP.family(): int', (a: IP) => BigInt(a.family));
   env.registerFunction('net.IP.isUnspecified(): bool', (a: IP) => classes(a).unspecified);
@@ -225,14 +234,22 @@ function register(env: Environment): void {
   env.registerFunction('net.IP.isGlobalUnicast(): bool', (a: IP) => classes(a).globalUnicast);
   env.registerOperator('net.IP == net.IP', (a: IP, b: IP) => same(a.bytes, b.bytes));
   env.registerFunction('cidr(string): net.CIDR', cidr);
-  env.registerFunction('isCIDR(string): bool', (s: string) => typeof parseCIDR(s) !== 'string');
+  env.registerFunction('isCIDR(string): bool', (s: string) => {
+    parsing(s);
+    return typeof parseCIDR(s) !== 'string';
+  });
   env.registerFunction('string(net.CIDR): string', (c: CIDR) => c.toString());
   env.registerFunction('net.CIDR.ip(): net.IP', (c: CIDR) => c.ip);
   env.registerFunction('net.CIDR.masked(): net.CIDR', masked);
   env.registerFunction('net.CIDR.prefixLength(): int', (c: CIDR) => BigInt(c.bits));
   env.registerFunction('net.CIDR.containsIP(net.IP): bool', contains);
   env.registerFunction('net.CIDR.containsIP(string): bool', (c: CIDR, s: string) => contains(c, ip(s)));
-  const containsCIDR = (c: CIDR, o: CIDR) => o.bits >= c.bits && contains(c, o.ip);
+  // cost.go charges containsCIDR what it charges containsIP plus masking the base CIDR: one unit per ten of its
+  // size (a CIDR value's size is 1) rounded up, plus one.
+  const containsCIDR = (c: CIDR, o: CIDR) => {
+    spend(2);
+    return o.bits >= c.bits && contains(c, o.ip);
+  };
   env.registerFunction('net.CIDR.containsCIDR(net.CIDR): bool', containsCIDR);
   env.registerFunction('net.CIDR.containsCIDR(string): bool', (c: CIDR, s: string) => containsCIDR(c, cidr(s)));
   env.registerOperator('net.CIDR == net.CIDR', (a: CIDR, b: CIDR) => a.bits === b.bits && same(a.ip.bytes, b.ip.bytes));

@@ -7,7 +7,7 @@
  * quantities (kinitiras' resource oversell) write them as the API server would.
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import { fail } from '../runtime.js';
+import { CHARS_PER_UNIT, fail, spend } from '../runtime.js';
 import type { CelLibrary } from './index.js';
 
 /** A quantity's exact value: `num / 10^scale`. */
@@ -236,32 +236,51 @@ function toNumber(q: Quantity): number {
 const DIVISION_DIGITS = 9;
 const SIGNS = [-1n, 0n, 1n] as const;
 
+/**
+ * A library function at the API server's cost (k8s.io/apiserver/pkg/cel/library/cost.go `CallCost`): parsing
+ * (`quantity`, `isQuantity`) one unit per ten characters, rounded up; every other function and `==` one unit, a
+ * fixed charge (their work is bounded by a quantity's size, which parsing already paid for).
+ */
+function parsing<R>(f: (text: string) => R): (text: string) => R {
+  return (text) => {
+    spend(Math.ceil(text.length / CHARS_PER_UNIT));
+    return f(text);
+  };
+}
+
+function nominal<A extends unknown[], R>(f: (...args: A) => R): (...args: A) => R {
+  return (...args) => {
+    spend(1);
+    return f(...args);
+  };
+}
+
 function register(env: Environment): void {
   const Q = 'kubernetes.Quantity';
   env.registerType(Q, Quantity);
-  env.registerFunction(`quantity(string): ${Q}`, quantity);
-  env.registerFunction('isQuantity(string): bool', (text: string) => typeof parse(text) !== 'string');
-  env.registerFunction(`${Q}.sign(): int`, (q: Quantity) => BigInt(q.num > 0n ? 1 : q.num < 0n ? -1 : 0));
-  env.registerFunction(`${Q}.isInteger(): bool`, isInteger);
-  env.registerFunction(`${Q}.asInteger(): int`, (q: Quantity) => (isInteger(q) ? q.num : fail('cannot convert value to integer')));
-  env.registerFunction(`${Q}.asApproximateFloat(): double`, toNumber);
-  env.registerFunction(`${Q}.compareTo(${Q}): int`, (a: Quantity, b: Quantity) => SIGNS[compare(a, b) + 1]!);
-  env.registerFunction(`${Q}.isLessThan(${Q}): bool`, (a: Quantity, b: Quantity) => compare(a, b) < 0);
-  env.registerFunction(`${Q}.isGreaterThan(${Q}): bool`, (a: Quantity, b: Quantity) => compare(a, b) > 0);
-  env.registerFunction(`${Q}.add(${Q}): ${Q}`, add);
-  env.registerFunction(`${Q}.add(int): ${Q}`, add);
-  env.registerFunction(`${Q}.sub(${Q}): ${Q}`, sub);
-  env.registerFunction(`${Q}.sub(int): ${Q}`, sub);
-  env.registerFunction(`${Q}.mul(int): ${Q}`, (a: Quantity, n: bigint) => normalise(a.num * n, a.scale));
-  env.registerFunction(`${Q}.div(int): ${Q}`, (a: Quantity, n: bigint) => {
+  env.registerFunction(`quantity(string): ${Q}`, parsing(quantity));
+  env.registerFunction('isQuantity(string): bool', parsing((text: string) => typeof parse(text) !== 'string'));
+  env.registerFunction(`${Q}.sign(): int`, nominal((q: Quantity) => BigInt(q.num > 0n ? 1 : q.num < 0n ? -1 : 0)));
+  env.registerFunction(`${Q}.isInteger(): bool`, nominal(isInteger));
+  env.registerFunction(`${Q}.asInteger(): int`, nominal((q: Quantity) => (isInteger(q) ? q.num : fail('cannot convert value to integer'))));
+  env.registerFunction(`${Q}.asApproximateFloat(): double`, nominal(toNumber));
+  env.registerFunction(`${Q}.compareTo(${Q}): int`, nominal((a: Quantity, b: Quantity) => SIGNS[compare(a, b) + 1]!));
+  env.registerFunction(`${Q}.isLessThan(${Q}): bool`, nominal((a: Quantity, b: Quantity) => compare(a, b) < 0));
+  env.registerFunction(`${Q}.isGreaterThan(${Q}): bool`, nominal((a: Quantity, b: Quantity) => compare(a, b) > 0));
+  env.registerFunction(`${Q}.add(${Q}): ${Q}`, nominal(add));
+  env.registerFunction(`${Q}.add(int): ${Q}`, nominal(add));
+  env.registerFunction(`${Q}.sub(${Q}): ${Q}`, nominal(sub));
+  env.registerFunction(`${Q}.sub(int): ${Q}`, nominal(sub));
+  env.registerFunction(`${Q}.mul(int): ${Q}`, nominal((a: Quantity, n: bigint) => normalise(a.num * n, a.scale)));
+  env.registerFunction(`${Q}.div(int): ${Q}`, nominal((a: Quantity, n: bigint) => {
     if (n === 0n) fail('division by zero');
     return normalise((a.num * 10n ** BigInt(DIVISION_DIGITS)) / n, a.scale + DIVISION_DIGITS);
-  });
-  env.registerFunction(`${Q}.divInt(int): ${Q}`, (a: Quantity, n: bigint) => {
+  }));
+  env.registerFunction(`${Q}.divInt(int): ${Q}`, nominal((a: Quantity, n: bigint) => {
     if (n === 0n) fail('division by zero');
     return normalise(a.num / (n * 10n ** BigInt(a.scale)), 0);
-  });
-  env.registerOperator(`${Q} == ${Q}`, (a: Quantity, b: Quantity) => compare(a, b) === 0);
+  }));
+  env.registerOperator(`${Q} == ${Q}`, nominal((a: Quantity, b: Quantity) => compare(a, b) === 0));
 }
 
 export const quantityLibrary: CelLibrary = { name: 'quantity', register };

@@ -4,7 +4,7 @@
  * ignored). Normalisation (the second argument) accepts a leading "v", missing minor/patch and leading zeros.
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import { fail, spendSize } from '../runtime.js';
+import { CHARS_PER_UNIT, fail, spend, spendSize } from '../runtime.js';
 import type { CelLibrary } from './index.js';
 
 export class Semver {
@@ -93,8 +93,13 @@ function register(env: Environment): void {
   };
   env.registerFunction(`semver(string): ${S}`, (s: string) => parse(s));
   env.registerFunction(`semver(string, bool): ${S}`, parse);
-  env.registerFunction('isSemver(string): bool', (s: string) => typeof parseSemver(s) !== 'string');
-  env.registerFunction('isSemver(string, bool): bool', (s: string, n: boolean) => typeof parseSemver(s, n) !== 'string');
+  // isSemver is a parse (library/cost.go charges it one unit per ten characters): one unit per ten, nothing below ten.
+  const isSemver = (s: string, normalize?: boolean) => {
+    spend(Math.floor(s.length / CHARS_PER_UNIT));
+    return typeof parseSemver(s, normalize) !== 'string';
+  };
+  env.registerFunction('isSemver(string): bool', (s: string) => isSemver(s));
+  env.registerFunction('isSemver(string, bool): bool', isSemver);
   env.registerFunction(`${S}.major(): int`, (v: Semver) => v.major);
   env.registerFunction(`${S}.minor(): int`, (v: Semver) => v.minor);
   env.registerFunction(`${S}.patch(): int`, (v: Semver) => v.patch);

@@ -6,7 +6,7 @@
  * here are those on the hot paths; anything else is the closure plan's step, called from the code.
  */
 import { below } from '../view.js';
-import { spend, counted } from '../runtime.js';
+import { LIST_CREATE_UNITS, spend, counted } from '../runtime.js';
 import { invariant } from './hoist.js';
 import { callShape, attach, type CallNode } from './calls.js';
 import { combine } from './logic.js';
@@ -83,6 +83,8 @@ export function emitNode(e: Emitter, node: PlanNode, scope: Scope): string {
       // A list with optional elements (`[?x]`): the closure plan's step.
       if (items.length > 0 && node.meta.evaluate?.name === 'evaluateOptional') return e.assign(`${e.constant(e.p.plan(node, scope))}(f)`);
       expectEvaluate(node, ...(items.length === 0 ? ['emptyList', 'evaluate'] : ['evaluate']));
+      // cel-go's fixed charge for building a list, before its elements (as the closures and cel-js).
+      e.line(`${e.constant(spend)}(${LIST_CREATE_UNITS});`);
       // Last to first, as cel-js evaluates a list (the last error wins).
       const values: string[] = [];
       for (let i = items.length - 1; i >= 0; i--) values[i] = emitNode(e, items[i]!, scope);

@@ -22,6 +22,7 @@ import { hoisted } from './hoist.js';
 import { canGenerate, generate } from './emit.js';
 import { escape, planRaw } from './raw.js';
 import type { PathTrie } from '../compile.js';
+import { LIST_CREATE_UNITS, MAP_CREATE_UNITS, spend } from '../runtime.js';
 import type { CelCache } from '../values.js';
 import { evaluateName, evaluatorOf, NotPlanned, type Evaluator, type Frame, type PlanNode, type Step } from './node.js';
 
@@ -161,19 +162,30 @@ function planNode(p: Planner, node: PlanNode, scope: Scope): Step {
       expectEvaluate(node, 'evaluate');
       return hoisted(p, node, scope, planCallNode(p, node, scope));
     case 'list': {
+      // Each list built spends cel-go's fixed charge first (as ast.ts's cel-js evaluation does).
       const items = node.args as PlanNode[];
       if (items.length === 0) {
         expectEvaluate(node, 'emptyList', 'evaluate');
-        return () => [];
+        return () => {
+          spend(LIST_CREATE_UNITS);
+          return [];
+        };
       }
       if (evaluateName(node) === 'evaluateOptional') {
         // `[?x, …]`: the elements, then those marked optional kept when present (cel-js's optionalList).
         const values = planList(p, items, scope);
         const ev = p.ev;
-        return (f) => optionalList(ev, node, values(f));
+        return (f) => {
+          spend(LIST_CREATE_UNITS);
+          return optionalList(ev, node, values(f));
+        };
       }
       expectEvaluate(node, 'evaluate');
-      return planList(p, items, scope);
+      const values = planList(p, items, scope);
+      return (f) => {
+        spend(LIST_CREATE_UNITS);
+        return values(f);
+      };
     }
     case 'map':
       return planMap(p, node, scope);
@@ -248,13 +260,19 @@ function planMap(p: Planner, node: PlanNode, scope: Scope): Step {
   const entries = node.args as [PlanNode, PlanNode][];
   if (entries.length === 0) {
     expectEvaluate(node, 'emptyMap', 'evaluate');
-    return () => ({});
+    return () => {
+      spend(MAP_CREATE_UNITS);
+      return {};
+    };
   }
   expectEvaluate(node, 'evaluate');
   const steps = entries.map(([k, v]) => [p.plan(k, scope), p.plan(v, scope)] as const);
   const ev = p.ev;
   // cel-js's mapLiteral: a plain object, prototype-changing keys dropped, a repeated key an error, optional entries kept when present.
-  return (f) => mapLiteral(ev, node, steps.map(([k, v]) => [k(f), v(f)]));
+  return (f) => {
+    spend(MAP_CREATE_UNITS);
+    return mapLiteral(ev, node, steps.map(([k, v]) => [k(f), v(f)]));
+  };
 }
 
 type AccuMap = Record<string, unknown> | Map<unknown, unknown>;
