@@ -28,7 +28,8 @@ export interface Node {
 /** cel-js's evaluation of a node (its `meta.evaluate`). */
 type Evaluate = (this: unknown, ev: unknown, ast: unknown, ctx: unknown) => unknown;
 
-function isNode(x: unknown): x is Node {
+/** Whether `x` is an AST node (rather than an argument list, a name or a constant). */
+export function isNode(x: unknown): x is Node {
   return typeof x === 'object' && x !== null && typeof (x as Node).op === 'string' && 'args' in x;
 }
 

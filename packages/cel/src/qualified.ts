@@ -10,7 +10,7 @@
  * becomes an identifier node of that name, so cel-js's checker and evaluator, and verdict's planner and
  * analysis, see one variable named `a.b`.
  */
-import type { Node } from './ast.js';
+import { isNode, type Node } from './ast.js';
 
 interface Rewritable extends Node {
   check?: (...args: never[]) => unknown;
@@ -37,10 +37,6 @@ function selectChain(node: Node): { selects: Node[]; names: string[] } | undefin
   if (cur.op !== 'id' || typeof cur.args !== 'string' || selects.length === 0) return undefined;
   names.push(cur.args);
   return { selects, names: names.reverse() };
-}
-
-function isNode(x: unknown): x is Node {
-  return typeof x === 'object' && x !== null && typeof (x as Node).op === 'string' && 'args' in x;
 }
 
 /**

@@ -16,7 +16,7 @@
  * where the API server might know `object.a` is an int and refuse it.
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import type { Node } from './ast.js';
+import { isNode, type Node } from './ast.js';
 import { CelCompileError } from './compile-error.js';
 import {
   CROSS_TYPE_GATE, GLOBAL_GATES, LITERAL_VALIDATORS_SINCE, METHOD_GATES, METHOD_GATES_ANY_RECEIVER, NAMESPACE_GATES,
@@ -37,10 +37,6 @@ const ORDERING = new Set(['<', '<=', '>', '>=']);
 
 function typeOf(node: unknown): CheckedType | undefined {
   return (node as Checked | undefined)?.checkedType;
-}
-
-function isNode(x: unknown): x is Checked {
-  return typeof x === 'object' && x !== null && typeof (x as Node).op === 'string' && 'args' in x;
 }
 
 /** Whether two literal elements agree: the same type, or one verdict cannot know (dyn, an unresolved type parameter). */
@@ -171,7 +167,7 @@ export function validateCel(root: Node, options: ValidateOptions): void {
   };
   // Elements of a list or map literal written as a `format` argument keep the exemption, as in cel-go.
   const visitAll = (x: unknown, inFormat: boolean): void => {
-    if (isNode(x)) visit(x, inFormat);
+    if (isNode(x)) visit(x as Checked, inFormat);
     else if (Array.isArray(x)) for (const y of x) visitAll(y, inFormat);
   };
   visit(root as Checked, false);
