@@ -13,12 +13,9 @@
  * so cel-js's evaluation and the planner (which calls the same handlers) charge the same.
  */
 import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import { keyUnits, spend, WIDE_MAP } from './runtime.js';
+import { CHARS_PER_UNIT, keyUnits, spend, WIDE_MAP } from './runtime.js';
 import { toCel } from './values.js';
 import type { CelType, Evaluator, PlanNode } from './plan/node.js';
-
-/** Characters of string work per unit (cel-go's `StringTraversalCostFactor`, 0.1). */
-const CHARS_PER_UNIT = 10;
 
 type Binary = (left: unknown, right: unknown, node: PlanNode, ev: Evaluator) => unknown;
 

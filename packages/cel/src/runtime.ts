@@ -11,7 +11,7 @@ type Meter = CelMeter;
 
 let current: Meter = UNMETERED;
 
-/** Characters of string work that cost one unit (as Kubernetes: 0.1 per character; the safety unit table). */
+/** Characters of string work that cost one unit (as Kubernetes: 0.1 per character, cel-go's `StringTraversalCostFactor`; the safety unit table). */
 export const CHARS_PER_UNIT = 10;
 
 /**
