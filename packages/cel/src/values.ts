@@ -9,9 +9,6 @@
 import { keyUnits, spendConversion } from './runtime.js';
 import { isForbiddenKey } from './keys.js';
 
-const MAX_INT = 2n ** 63n - 1n;
-const MIN_INT = -(2n ** 63n);
-
 const frozen = new WeakMap<object, unknown>();
 
 /** Conversions of one evaluation. */
@@ -245,7 +242,7 @@ function needsFromCel(v: unknown): boolean {
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 
 /** Standard base64 (RFC 4648) without Node's Buffer or the DOM's btoa. */
-export function bytesToBase64(bytes: Uint8Array): string {
+function bytesToBase64(bytes: Uint8Array): string {
   let out = '';
   for (let i = 0; i < bytes.length; i += 3) {
     const [a, b, c] = [bytes[i]!, bytes[i + 1], bytes[i + 2]];
@@ -254,11 +251,6 @@ export function bytesToBase64(bytes: Uint8Array): string {
     out += c === undefined ? '=' : B64[c & 63]!;
   }
   return out;
-}
-
-/** Whether a bigint fits CEL's int64. */
-export function inIntRange(v: bigint): boolean {
-  return v >= MIN_INT && v <= MAX_INT;
 }
 
 /** The CEL type name of a runtime value, for messages. */
