@@ -6,10 +6,8 @@
 import { CelError } from './errors.js';
 import { UNMETERED, type CelMeter } from './meter.js';
 
-/** What CEL functions spend from (a {@link CelMeter}, or a count of one part's spending: {@link counted}). */
-type Meter = CelMeter;
-
-let current: Meter = UNMETERED;
+/** What CEL functions spend from (the running expression's meter, or a count of one part's spending: {@link counted}). */
+let current: CelMeter = UNMETERED;
 
 /** Characters of string work that cost one unit (as Kubernetes: 0.1 per character, cel-go's `StringTraversalCostFactor`; the safety unit table). */
 export const CHARS_PER_UNIT = 10;
