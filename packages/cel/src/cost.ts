@@ -313,7 +313,7 @@ export function meteredBinary(op: string, handle: Binary, types: readonly (CelTy
 
 /** A list or map (compared by {@link celEquals}; other objects, timestamps or optionals, through cel-js's handler). */
 function isContainer(v: unknown): boolean {
-  return typeof v === 'object' && v !== null && containerKind(v) !== 0;
+  return containerKind(v) !== 0;
 }
 
 /** Built-in functions whose work grows with a string or bytes argument, by name. */
