@@ -23,8 +23,8 @@ export function dottedNames(names: readonly string[] | undefined): ReadonlySet<s
   return dotted && dotted.length > 0 ? new Set(dotted) : undefined;
 }
 
-/** The select nodes of `a.b.c` from the outermost inwards, and the root identifier, or undefined. */
-function selectChain(node: Node): { selects: Node[]; names: string[] } | undefined {
+/** The select nodes of `a.b.c` from the outermost inwards, the names from the root on, and the root identifier, or undefined. */
+function selectChain(node: Node): { selects: Node[]; names: string[]; root: Node } | undefined {
   const selects: Node[] = [];
   const names: string[] = [];
   let cur = node;
@@ -36,7 +36,7 @@ function selectChain(node: Node): { selects: Node[]; names: string[] } | undefin
   }
   if (cur.op !== 'id' || typeof cur.args !== 'string' || selects.length === 0) return undefined;
   names.push(cur.args);
-  return { selects, names: names.reverse() };
+  return { selects, names: names.reverse(), root: cur };
 }
 
 /**
@@ -62,9 +62,7 @@ export function resolveQualifiedNames(root: Node, declared: ReadonlySet<string>)
       for (let k = chain.names.length - 1; k >= 1 && !resolved; k--) {
         const name = chain.names.slice(0, k + 1).join('.');
         if (!declared.has(name)) continue;
-        const target = chain.selects[chain.names.length - 1 - k]!;
-        const leaf = innermost(target);
-        asIdentifier(target as Rewritable, name, leaf);
+        asIdentifier(chain.selects[chain.names.length - 1 - k] as Rewritable, name, chain.root);
         resolved = true;
       }
       if (resolved) continue;
@@ -73,12 +71,6 @@ export function resolveQualifiedNames(root: Node, declared: ReadonlySet<string>)
     if (macro) for (const [key, value] of Object.entries(macro)) if (key !== 'ast') stack.push(value);
     stack.push(x.args);
   }
-}
-
-function innermost(node: Node): Node {
-  let cur = node;
-  while (cur.op === '.') cur = (cur.args as [Node, string])[0];
-  return cur;
 }
 
 /** Turns `node` (a select) into an identifier node named `name`, with the identifier operator of `leaf`. */
