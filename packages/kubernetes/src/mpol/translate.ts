@@ -13,6 +13,8 @@ import type { PolicyDocument, TranslatedUnit, TranslationContext } from '@verdic
 import { KYVERNO_POLICIES } from '../kyverno/read.js';
 import { applies, eachKyvernoPolicy, variantUnit, type EvaluationMode } from '../kyverno/units.js';
 import { rewriteConstructions, rewriteHas } from '../map/construct.js';
+import { EXPRESSION_FIELD } from '../map/read.js';
+import { policyPath } from '../map/translate.js';
 import type { Mutation } from '../map/types.js';
 import { isObject } from '../read.js';
 import type { NamedExpression } from '../vap/types.js';
@@ -39,7 +41,6 @@ export interface MutatingVariant {
 }
 
 const KINDS: readonly KyvernoMutatingKind[] = ['MutatingPolicy', 'NamespacedMutatingPolicy'];
-const FIELD = { JSONPatch: 'jsonPatch', ApplyConfiguration: 'applyConfiguration' } as const;
 
 /** The Kyverno kind of a document, when it is one of Kyverno's CEL mutating policies (any version). */
 export function mutatingKindOf(doc: unknown): KyvernoMutatingKind | undefined {
@@ -73,7 +74,7 @@ function rewrite(e: Expressions, report?: (path: string, message: string) => voi
     matchConditions: named(e.matchConditions, 'matchConditions'),
     mutations: e.mutations.map((m, i) => ({
       patchType: m.patchType,
-      expression: at(`/spec/mutations/${i}/${FIELD[m.patchType]}/expression`, m.expression, m.patchType === 'ApplyConfiguration' ? 'Object' : undefined),
+      expression: at(`/spec/mutations/${i}/${EXPRESSION_FIELD[m.patchType]}/expression`, m.expression, m.patchType === 'ApplyConfiguration' ? 'Object' : undefined),
     })),
   };
   return ok ? out : undefined;
@@ -95,16 +96,6 @@ function templateOf(name: string, policy: KyvernoMutatingPolicy, e: Expressions)
       ...(e.matchConditions.length ? { matchConditions: e.matchConditions } : {}),
       mutate: e.mutations.map((m, i) => ({ name: `mutations[${i}]`, expression: m.expression, patchType: m.patchType === 'JSONPatch' ? 'JSONPatch' : apply })),
     },
-  };
-}
-
-/** `/spec/mutate/<i>/expression` of a translated template is the expression of `/spec/mutations/<i>` in the policy. */
-function policyPath(policy: KyvernoMutatingPolicy): (pointer: string) => string {
-  return (pointer) => {
-    const m = /^\/spec\/mutate\/(\d+)(\/expression)?/.exec(pointer);
-    if (!m) return pointer;
-    const mutation = policy.mutations[Number(m[1])];
-    return m[2] && mutation ? `/spec/mutations/${m[1]}/${FIELD[mutation.patchType]}/expression` : `/spec/mutations/${m[1]}`;
   };
 }
 
