@@ -10,13 +10,11 @@
  * namespaced), with `/autogen-<config>` appended for an autogen variant.
  */
 import type { PolicyDocument, TranslatedUnit, TranslationContext } from '@verdict/core';
-import { KYVERNO_POLICIES } from '../kyverno/read.js';
-import { applies, eachKyvernoPolicy, variantUnit, type EvaluationMode } from '../kyverno/units.js';
+import { applies, eachKyvernoPolicy, kyvernoKindIn, variantUnit, type CompiledVariant, type EvaluationMode } from '../kyverno/units.js';
 import { rewriteConstructions, rewriteHas } from '../map/construct.js';
 import { EXPRESSION_FIELD } from '../map/read.js';
 import { policyPath } from '../map/translate.js';
 import type { Mutation } from '../map/types.js';
-import { isObject } from '../read.js';
 import type { NamedExpression } from '../vap/types.js';
 import { mutatingAutogenVariants } from './autogen.js';
 import { AUTOGEN_ERROR } from './profile.js';
@@ -29,24 +27,10 @@ type Doc = Readonly<Record<string, unknown>>;
 export const SERVER_SIDE_APPLY = 'ServerSideApply';
 
 /** A compiled MutatingPolicy (one variant), for the answers and the results. */
-export interface MutatingVariant {
-  policy: KyvernoMutatingPolicy;
-  /** `defaults` or `cronjobs` for an autogen variant. */
-  autogen?: string;
-  /** The core policy's kind (the Kyverno kind) and name. */
-  kind: KyvernoMutatingKind;
-  name: string;
-  /** Its matchConstraints (an autogen variant's are generated). */
-  matchConstraints: Readonly<Record<string, unknown>>;
-}
-
-const KINDS: readonly KyvernoMutatingKind[] = ['MutatingPolicy', 'NamespacedMutatingPolicy'];
+export type MutatingVariant = CompiledVariant<KyvernoMutatingPolicy, KyvernoMutatingKind>;
 
 /** The Kyverno kind of a document, when it is one of Kyverno's CEL mutating policies (any version). */
-export function mutatingKindOf(doc: unknown): KyvernoMutatingKind | undefined {
-  if (!isObject(doc) || typeof doc['apiVersion'] !== 'string' || doc['apiVersion'].split('/')[0] !== KYVERNO_POLICIES) return undefined;
-  return KINDS.find((k) => k === doc['kind']);
-}
+export const mutatingKindOf = kyvernoKindIn<KyvernoMutatingKind>(['MutatingPolicy', 'NamespacedMutatingPolicy']);
 
 interface Expressions {
   variables: NamedExpression[];
