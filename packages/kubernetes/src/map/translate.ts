@@ -62,12 +62,20 @@ export class MutatingDocuments {
       return source;
     };
     policy.variables = policy.variables.map((v: NamedExpression, i) => ({ name: v.name, expression: at(`/spec/variables/${i}/expression`, v.expression) }));
-    policy.mutations = policy.mutations.map((m, i) => ({
-      patchType: m.patchType,
-      expression: at(`/spec/mutations/${i}/${EXPRESSION_FIELD[m.patchType]}/expression`, m.expression, m.patchType === 'ApplyConfiguration' ? 'Object' : undefined),
-    }));
+    policy.mutations = rewriteMutations(policy.mutations, at);
     return ok;
   }
+}
+
+/**
+ * Each mutation with its expression passed through `rewrite`, given the expression's path in the policy and, for an
+ * ApplyConfiguration, the root its construction must be (`Object`). Shared with Kyverno's MutatingPolicy.
+ */
+export function rewriteMutations(mutations: readonly Mutation[], rewrite: (path: string, source: string, root?: 'Object') => string): Mutation[] {
+  return mutations.map((m, i) => ({
+    patchType: m.patchType,
+    expression: rewrite(`/spec/mutations/${i}/${EXPRESSION_FIELD[m.patchType]}/expression`, m.expression, m.patchType === 'ApplyConfiguration' ? 'Object' : undefined),
+  }));
 }
 
 function templateOf(policy: MutatingPolicy): PolicyDocument {

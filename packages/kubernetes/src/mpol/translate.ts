@@ -12,8 +12,7 @@
 import type { PolicyDocument, TranslatedUnit, TranslationContext } from '@verdict/core';
 import { applies, eachKyvernoPolicy, kyvernoKindIn, variantUnit, type CompiledVariant, type EvaluationMode } from '../kyverno/units.js';
 import { rewriteConstructions, rewriteHas } from '../map/construct.js';
-import { EXPRESSION_FIELD } from '../map/read.js';
-import { policyPath } from '../map/translate.js';
+import { policyPath, rewriteMutations } from '../map/translate.js';
 import type { Mutation } from '../map/types.js';
 import type { NamedExpression } from '../vap/types.js';
 import { mutatingAutogenVariants } from './autogen.js';
@@ -56,10 +55,7 @@ function rewrite(e: Expressions, report?: (path: string, message: string) => voi
   const out: Expressions = {
     variables: named(e.variables, 'variables'),
     matchConditions: named(e.matchConditions, 'matchConditions'),
-    mutations: e.mutations.map((m, i) => ({
-      patchType: m.patchType,
-      expression: at(`/spec/mutations/${i}/${EXPRESSION_FIELD[m.patchType]}/expression`, m.expression, m.patchType === 'ApplyConfiguration' ? 'Object' : undefined),
-    })),
+    mutations: rewriteMutations(e.mutations, at),
   };
   return ok ? out : undefined;
 }
