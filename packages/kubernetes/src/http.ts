@@ -135,7 +135,7 @@ export const MAX_NESTING = 10_000;
 const MAX_BODY_NESTING = MAX_NESTING + 2;
 
 /** Whether an AdmissionReview's JSON text nests objects and lists more than its object may, {@link MAX_NESTING}, plus its envelope (one pass, strings skipped). */
-export function nestedTooDeep(text: string): boolean {
+function nestedTooDeep(text: string): boolean {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);

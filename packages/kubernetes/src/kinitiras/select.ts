@@ -68,7 +68,7 @@ function fieldsMatch(object: Json, selector: NonNullable<ResourceSelector['field
 }
 
 /** `ResourceMatches`: apiVersion and kind exactly, the namespace when set, then the name alone or the field and label selectors. */
-export function resourceMatches(object: Json | undefined, namespace: string, rs: ResourceSelector): boolean {
+function resourceMatches(object: Json | undefined, namespace: string, rs: ResourceSelector): boolean {
   if (!object) return false;
   if (str(object['apiVersion']) !== rs.apiVersion || str(object['kind']) !== rs.kind) return false;
   if (rs.namespace !== '' && namespace !== rs.namespace) return false;

@@ -21,7 +21,7 @@ const BOTTOM = Symbol('bottom');
 type Value = unknown;
 
 /** kinitiras' `handlePath`: `/a/b-c/0/d` → `a."b-c"[0].d`, as steps; a path without `/` is a CUE selector path as written. */
-export function cuePath(path: string): Array<string | number> {
+function cuePath(path: string): Array<string | number> {
   if (!path.includes('/')) return path.split('.');
   const steps: Array<string | number> = [];
   for (const segment of path.replace(/^\/+|\/+$/g, '').split('/')) {

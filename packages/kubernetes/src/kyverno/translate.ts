@@ -15,7 +15,7 @@ import { enforcementOf, readAuditAnnotations, readNamedExpressions, readValidati
 import { autogenVariants } from './autogen.js';
 import { mutatingKindOf } from '../mpol/translate.js';
 import { KYVERNO_POLICIES, KYVERNO_VERSIONS, readKyvernoPolicy } from './read.js';
-import { applies, eachKyvernoPolicy, variantUnit, type EvaluationMode } from './units.js';
+import { applies, eachKyvernoPolicy, kyvernoKindIn, variantUnit, type CompiledVariant, type EvaluationMode } from './units.js';
 import type { KyvernoPolicy, KyvernoPolicyKind } from './types.js';
 
 type Doc = Readonly<Record<string, unknown>>;
@@ -23,24 +23,10 @@ type Doc = Readonly<Record<string, unknown>>;
 export type { EvaluationMode } from './units.js';
 
 /** A compiled Kyverno policy (one variant), for the CEL profile and the answers. */
-export interface KyvernoVariant {
-  policy: KyvernoPolicy;
-  /** `defaults` or `cronjobs` for an autogen variant. */
-  autogen?: string;
-  /** The core policy's kind (the Kyverno kind) and name. */
-  kind: KyvernoPolicyKind;
-  name: string;
-  /** Its matchConstraints (an autogen variant's are generated). */
-  matchConstraints: Readonly<Record<string, unknown>>;
-}
-
-const KINDS: readonly KyvernoPolicyKind[] = ['ValidatingPolicy', 'NamespacedValidatingPolicy'];
+export type KyvernoVariant = CompiledVariant<KyvernoPolicy, KyvernoPolicyKind>;
 
 /** The Kyverno kind of a document, when it is one of Kyverno's CEL validating policies (any version). */
-export function kyvernoKindOf(doc: unknown): KyvernoPolicyKind | undefined {
-  if (!isObject(doc) || typeof doc['apiVersion'] !== 'string' || doc['apiVersion'].split('/')[0] !== KYVERNO_POLICIES) return undefined;
-  return KINDS.find((k) => k === doc['kind']);
-}
+export const kyvernoKindOf = kyvernoKindIn<KyvernoPolicyKind>(['ValidatingPolicy', 'NamespacedValidatingPolicy']);
 
 /**
  * Why a Kyverno document verdict does not load is refused (other kinds of `policies.kyverno.io`, and `kyverno.io`'s

@@ -6,12 +6,33 @@
  * own namespace only).
  */
 import type { PolicyDocument, TranslatedUnit, TranslationContext } from '@verdict/core';
+import { isObject } from '../read.js';
 import { KYVERNO_POLICIES } from './read.js';
 
 type Doc = Readonly<Record<string, unknown>>;
 
 /** Which evaluations a policy set is loaded for: `admission` (webhooks), `background` (audits), or `all` (Kyverno CLI tests). */
 export type EvaluationMode = 'admission' | 'background' | 'all';
+
+/** A compiled Kyverno policy of kind `K` (one variant), for the answers and the results. */
+export interface CompiledVariant<P, K extends string> {
+  policy: P;
+  /** `defaults` or `cronjobs` for an autogen variant. */
+  autogen?: string;
+  /** The core policy's kind (the Kyverno kind) and name. */
+  kind: K;
+  name: string;
+  /** Its matchConstraints (an autogen variant's are generated). */
+  matchConstraints: Readonly<Record<string, unknown>>;
+}
+
+/** The Kyverno kind of a document when it is one of `kinds` of `policies.kyverno.io` (any version). */
+export function kyvernoKindIn<K extends string>(kinds: readonly K[]): (doc: unknown) => K | undefined {
+  return (doc) => {
+    if (!isObject(doc) || typeof doc['apiVersion'] !== 'string' || doc['apiVersion'].split('/')[0] !== KYVERNO_POLICIES) return undefined;
+    return kinds.find((k) => k === doc['kind']);
+  };
+}
 
 /** What the shared steps read of a policy. */
 export interface KyvernoPolicyCommon {

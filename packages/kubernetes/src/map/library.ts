@@ -4,6 +4,7 @@
  * in a JSON Patch path ("~" as "~0", "/" as "~1"), as RFC 6901 says.
  */
 import type { CelConstant, CelFunction, CelProfile, CelType } from '@verdict/core';
+import { encode } from './json-patch-doc.js';
 import { admissionActivation, ADMISSION_CEL_NAMES, ADMISSION_PARTIAL_ROOTS, API_SERVER_COST_LIMITS } from '../vap/activation.js';
 
 /** The value of the `jsonpatch` identifier (a namespace: only its functions are used). */
@@ -14,7 +15,7 @@ const NAMESPACE = 'kubernetes.JsonPatchNamespace';
 export const JSONPATCH_TYPES: readonly CelType[] = [{ name: NAMESPACE, type: JsonPatchNamespace }];
 export const JSONPATCH_CONSTANTS: readonly CelConstant[] = [{ name: 'jsonpatch', type: NAMESPACE, value: new JsonPatchNamespace() }];
 export const JSONPATCH_FUNCTIONS: readonly CelFunction[] = [
-  { signature: `${NAMESPACE}.escapeKey(string): string`, handler: (_ns: JsonPatchNamespace, key: string) => key.replaceAll('~', '~0').replaceAll('/', '~1') },
+  { signature: `${NAMESPACE}.escapeKey(string): string`, handler: (_ns: JsonPatchNamespace, key: string) => encode(key) },
 ];
 
 /** The CEL profile of a MutatingAdmissionPolicy: ValidatingAdmissionPolicy's names and `jsonpatch`; `params` only with a paramRef. */

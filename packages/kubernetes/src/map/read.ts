@@ -11,7 +11,7 @@ const POLICY_SPEC = ['failurePolicy', 'paramKind', 'matchConstraints', 'matchCon
 const BINDING_SPEC = ['policyName', 'paramRef', 'matchResources'];
 const PATCH_TYPES = ['JSONPatch', 'ApplyConfiguration'] as const;
 /** The field holding each patch type's expression. */
-const EXPRESSION_FIELD = { JSONPatch: 'jsonPatch', ApplyConfiguration: 'applyConfiguration' } as const;
+export const EXPRESSION_FIELD = { JSONPatch: 'jsonPatch', ApplyConfiguration: 'applyConfiguration' } as const;
 const MAX_EXPRESSION = 5 * 1024;
 
 /** Reads `spec.mutations` (shared with Kyverno's MutatingPolicy, whose CRD sets no length limit: `maxLength` Infinity). */

@@ -13,12 +13,9 @@ import { bindingMatch, bindingPath, checkMatch, isAdmissionKind, type Translated
 import type { NamedExpression } from '../vap/types.js';
 import { rewriteConstructions } from './construct.js';
 import { MAP_JSON_PATCH } from './json-patch.js';
-import { readMutatingBinding, readMutatingPolicy } from './read.js';
-import type { MutatingBinding, MutatingPolicy } from './types.js';
+import { EXPRESSION_FIELD, readMutatingBinding, readMutatingPolicy } from './read.js';
+import type { Mutation, MutatingBinding, MutatingPolicy } from './types.js';
 
-
-/** The field of `spec.mutations[i]` holding the expression of each patch type. */
-const EXPRESSION_FIELD = { JSONPatch: 'jsonPatch', ApplyConfiguration: 'applyConfiguration' } as const;
 
 /** The MutatingAdmissionPolicies and bindings of one policy set, read as the translator meets them. */
 export class MutatingDocuments {
@@ -65,12 +62,20 @@ export class MutatingDocuments {
       return source;
     };
     policy.variables = policy.variables.map((v: NamedExpression, i) => ({ name: v.name, expression: at(`/spec/variables/${i}/expression`, v.expression) }));
-    policy.mutations = policy.mutations.map((m, i) => ({
-      patchType: m.patchType,
-      expression: at(`/spec/mutations/${i}/${EXPRESSION_FIELD[m.patchType]}/expression`, m.expression, m.patchType === 'ApplyConfiguration' ? 'Object' : undefined),
-    }));
+    policy.mutations = rewriteMutations(policy.mutations, at);
     return ok;
   }
+}
+
+/**
+ * Each mutation with its expression passed through `rewrite`, given the expression's path in the policy and, for an
+ * ApplyConfiguration, the root its construction must be (`Object`). Shared with Kyverno's MutatingPolicy.
+ */
+export function rewriteMutations(mutations: readonly Mutation[], rewrite: (path: string, source: string, root?: 'Object') => string): Mutation[] {
+  return mutations.map((m, i) => ({
+    patchType: m.patchType,
+    expression: rewrite(`/spec/mutations/${i}/${EXPRESSION_FIELD[m.patchType]}/expression`, m.expression, m.patchType === 'ApplyConfiguration' ? 'Object' : undefined),
+  }));
 }
 
 function templateOf(policy: MutatingPolicy): PolicyDocument {
@@ -89,8 +94,11 @@ function templateOf(policy: MutatingPolicy): PolicyDocument {
   };
 }
 
-/** `/spec/mutate/<i>/expression` of a translated template is the expression of `/spec/mutations/<i>` in the policy. */
-function policyPath(policy: MutatingPolicy): (pointer: string) => string {
+/**
+ * `/spec/mutate/<i>/expression` of a translated template is the expression of `/spec/mutations/<i>` in the policy
+ * (a MutatingAdmissionPolicy or Kyverno's MutatingPolicy).
+ */
+export function policyPath(policy: { mutations: readonly Mutation[] }): (pointer: string) => string {
   return (pointer) => {
     const m = /^\/spec\/mutate\/(\d+)(\/expression)?/.exec(pointer);
     if (!m) return pointer;

@@ -6,6 +6,7 @@
  * not one the variant matches.
  */
 import type { Decision, PatchOperation, PolicySet } from '@verdict/core';
+import { ofVariant, resultBase, unmatched } from '../kyverno/results.js';
 import { registryOf } from '../vap/registry.js';
 import { mutatingPolicyError } from './answer.js';
 import type { KyvernoMutatingKind } from './types.js';
@@ -41,22 +42,15 @@ export function mutatingPolicyResults(policies: PolicySet, decision: Decision): 
   if (!registry) return [];
   const out: MutatingPolicyResult[] = [];
   for (const variant of registry.kyvernoMutating.values()) {
-    const { policy } = variant;
-    const mine = <T extends { kind?: string | undefined; policy?: string | undefined }>(x: T) => x.kind === variant.kind && x.policy === variant.name;
+    const mine = ofVariant(variant);
     const trace = decision.trace.find(mine);
-    const base = {
-      kind: variant.kind, name: policy.name, matchConstraints: variant.matchConstraints, patch: trace?.patch ?? [],
-      ...(policy.namespace !== undefined ? { namespace: policy.namespace } : {}),
-      ...(variant.autogen !== undefined ? { autogen: variant.autogen } : {}),
-    };
+    const base = { ...resultBase(variant), patch: trace?.patch ?? [] };
     const error = decision.errors.find(mine);
     const skipped = trace?.rules.find((r) => r.result === 'skipped' && r.message?.startsWith('matchCondition'));
     if (error) out.push({ ...base, result: 'error', message: mutatingPolicyError(error) });
     else if (!trace) out.push({ ...base, result: 'none' });
-    else if (!trace.matched) {
-      const at = trace.mismatch?.at ?? '';
-      out.push(at.startsWith('/spec/matchConditions') ? { ...base, result: 'skip', message: trace.mismatch?.selector ?? '' } : { ...base, result: 'none' });
-    } else if (skipped && trace.rules.every((r) => r.result === 'skipped')) out.push({ ...base, result: 'skip', message: skipped.message! });
+    else if (!trace.matched) out.push({ ...base, ...unmatched(trace) });
+    else if (skipped && trace.rules.every((r) => r.result === 'skipped')) out.push({ ...base, result: 'skip', message: skipped.message! });
     else out.push({ ...base, result: 'pass' });
   }
   return out;

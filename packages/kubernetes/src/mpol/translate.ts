@@ -10,11 +10,10 @@
  * namespaced), with `/autogen-<config>` appended for an autogen variant.
  */
 import type { PolicyDocument, TranslatedUnit, TranslationContext } from '@verdict/core';
-import { KYVERNO_POLICIES } from '../kyverno/read.js';
-import { applies, eachKyvernoPolicy, variantUnit, type EvaluationMode } from '../kyverno/units.js';
+import { applies, eachKyvernoPolicy, kyvernoKindIn, variantUnit, type CompiledVariant, type EvaluationMode } from '../kyverno/units.js';
 import { rewriteConstructions, rewriteHas } from '../map/construct.js';
+import { policyPath, rewriteMutations } from '../map/translate.js';
 import type { Mutation } from '../map/types.js';
-import { isObject } from '../read.js';
 import type { NamedExpression } from '../vap/types.js';
 import { mutatingAutogenVariants } from './autogen.js';
 import { AUTOGEN_ERROR } from './profile.js';
@@ -27,25 +26,10 @@ type Doc = Readonly<Record<string, unknown>>;
 export const SERVER_SIDE_APPLY = 'ServerSideApply';
 
 /** A compiled MutatingPolicy (one variant), for the answers and the results. */
-export interface MutatingVariant {
-  policy: KyvernoMutatingPolicy;
-  /** `defaults` or `cronjobs` for an autogen variant. */
-  autogen?: string;
-  /** The core policy's kind (the Kyverno kind) and name. */
-  kind: KyvernoMutatingKind;
-  name: string;
-  /** Its matchConstraints (an autogen variant's are generated). */
-  matchConstraints: Readonly<Record<string, unknown>>;
-}
-
-const KINDS: readonly KyvernoMutatingKind[] = ['MutatingPolicy', 'NamespacedMutatingPolicy'];
-const FIELD = { JSONPatch: 'jsonPatch', ApplyConfiguration: 'applyConfiguration' } as const;
+export type MutatingVariant = CompiledVariant<KyvernoMutatingPolicy, KyvernoMutatingKind>;
 
 /** The Kyverno kind of a document, when it is one of Kyverno's CEL mutating policies (any version). */
-export function mutatingKindOf(doc: unknown): KyvernoMutatingKind | undefined {
-  if (!isObject(doc) || typeof doc['apiVersion'] !== 'string' || doc['apiVersion'].split('/')[0] !== KYVERNO_POLICIES) return undefined;
-  return KINDS.find((k) => k === doc['kind']);
-}
+export const mutatingKindOf = kyvernoKindIn<KyvernoMutatingKind>(['MutatingPolicy', 'NamespacedMutatingPolicy']);
 
 interface Expressions {
   variables: NamedExpression[];
@@ -71,10 +55,7 @@ function rewrite(e: Expressions, report?: (path: string, message: string) => voi
   const out: Expressions = {
     variables: named(e.variables, 'variables'),
     matchConditions: named(e.matchConditions, 'matchConditions'),
-    mutations: e.mutations.map((m, i) => ({
-      patchType: m.patchType,
-      expression: at(`/spec/mutations/${i}/${FIELD[m.patchType]}/expression`, m.expression, m.patchType === 'ApplyConfiguration' ? 'Object' : undefined),
-    })),
+    mutations: rewriteMutations(e.mutations, at),
   };
   return ok ? out : undefined;
 }
@@ -95,16 +76,6 @@ function templateOf(name: string, policy: KyvernoMutatingPolicy, e: Expressions)
       ...(e.matchConditions.length ? { matchConditions: e.matchConditions } : {}),
       mutate: e.mutations.map((m, i) => ({ name: `mutations[${i}]`, expression: m.expression, patchType: m.patchType === 'JSONPatch' ? 'JSONPatch' : apply })),
     },
-  };
-}
-
-/** `/spec/mutate/<i>/expression` of a translated template is the expression of `/spec/mutations/<i>` in the policy. */
-function policyPath(policy: KyvernoMutatingPolicy): (pointer: string) => string {
-  return (pointer) => {
-    const m = /^\/spec\/mutate\/(\d+)(\/expression)?/.exec(pointer);
-    if (!m) return pointer;
-    const mutation = policy.mutations[Number(m[1])];
-    return m[2] && mutation ? `/spec/mutations/${m[1]}/${FIELD[mutation.patchType]}/expression` : `/spec/mutations/${m[1]}`;
   };
 }
 

@@ -207,16 +207,14 @@ export function kubernetesTranslator(dialect: MatchDialect, mode: EvaluationMode
     },
     translate(claimed, ctx) {
       const kyverno = claimed.filter((i) => kyvernoKindOf(ctx.documents[i]));
-      const found = (variant: KyvernoVariant, template: object) => {
-        translated.kyverno.set(template, variant);
-        translated.registry.kyverno.set(`${variant.kind}\u0000${variant.name}`, variant);
+      // A compiled Kyverno variant: recorded by its template and by its core kind and name; the policy's own matchConstraints checked.
+      const record = <V extends KyvernoVariant | MutatingVariant>(byTemplate: WeakMap<object, V>, byName: Map<string, V>) => (variant: V, template: object) => {
+        byTemplate.set(template, variant);
+        byName.set(`${variant.kind}\u0000${variant.name}`, variant);
         if (variant.autogen === undefined) checkMatch(dialect, variant.policy.matchConstraints, { document: variant.policy.document, at: '/spec/matchConstraints' }, ctx);
       };
-      const mutatingFound = (variant: MutatingVariant, template: object) => {
-        translated.kyvernoMutating.set(template, variant);
-        translated.registry.kyvernoMutating.set(`${variant.kind}\u0000${variant.name}`, variant);
-        if (variant.autogen === undefined) checkMatch(dialect, variant.policy.matchConstraints, { document: variant.policy.document, at: '/spec/matchConstraints' }, ctx);
-      };
+      const found = record(translated.kyverno, translated.registry.kyverno);
+      const mutatingFound = record(translated.kyvernoMutating, translated.registry.kyvernoMutating);
       const refused = claimed.filter((i) => {
         const why = kyvernoUnsupported(ctx.documents[i]) ?? (validating ? mutatingRefused(ctx.documents[i]) : undefined);
         if (why) ctx.problem(i, '', why, 'UNSUPPORTED');
