@@ -89,10 +89,11 @@ export class PolicySet {
     const explained: Array<[PolicyTrace, CompiledPolicy]> | undefined = explain && this.settings.translation ? [] : undefined;
     let doc: CowDocument | undefined;
     let patch: PatchOperation[] = [];
+    const how = { explain, mutate: options.mutate !== false };
     try {
       for (let c = 0; c < candidates.length; c++) {
         const traced = explained ? run.trace.length : 0;
-        const runs = this.select(candidates[c]!, input, run, { explain, mutate: options.mutate !== false });
+        const runs = this.select(candidates[c]!, input, run, how);
         if (explained) for (let t = traced; t < run.trace.length; t++) explained.push([run.trace[t]!, candidates[c]!]);
         if (runs === undefined) continue;
         if (Array.isArray(runs)) for (let r = 0; r < runs.length; r++) active.push(runs[r]!);

@@ -7,7 +7,7 @@
  * `additionalProperties`, `$ref`); a part whose contents are open (a
  * Kubernetes object, a job's variables) says so with `additionalProperties: true`.
  */
-import { distinctReads, firstUndeclared, suggestion } from './parameter-reads.js';
+import { suggestion, undeclaredReads } from './parameter-reads.js';
 import { isPlainObject } from './util/object.js';
 
 /** The shape of the input an adapter builds: a JSON Schema subset (see {@link CompileOptions.inputShape}). */
@@ -40,12 +40,8 @@ export function checkInputReads(shape: InputShape | undefined, reads: readonly I
   if (!isPlainObject(shape)) return [];
   const what = typeof shape['title'] === 'string' ? shape['title'] : 'the input';
   const issues: UnknownInputPath[] = [];
-  for (const read of distinctReads(reads)) {
-    const found = firstUndeclared(shape, read.path);
-    if (!found) continue;
-    const { index: i, known } = found;
-    const segment = read.path[i]!;
-    const under = i === 0 ? '' : ` under ${read.path.slice(0, i).join('.')}`;
+  for (const { read, segment, above, known } of undeclaredReads(shape, reads)) {
+    const under = above.length === 0 ? '' : ` under ${above.join('.')}`;
     const has = known.length ? ` (it has: ${known.join(', ')})` : '';
     issues.push({ at: read.at, message: `reads ${read.path.join('.')}, but ${what} has no "${segment}"${under}${suggestion(segment, known)}${has}` });
   }

@@ -91,7 +91,7 @@ export function suggestion(segment: string, known: readonly string[]): string {
 }
 
 /** Where a path first leaves what `schema` declares: the segment's index and the names declared there; `undefined` when it does not. */
-export function firstUndeclared(schema: JsonObject, path: readonly string[]): { index: number; known: string[] } | undefined {
+function firstUndeclared(schema: JsonObject, path: readonly string[]): { index: number; known: string[] } | undefined {
   let nodes: unknown[] = [schema];
   for (let i = 0; i < path.length; i++) {
     const next = step(schema, nodes, path[i]!);
@@ -102,27 +102,37 @@ export function firstUndeclared(schema: JsonObject, path: readonly string[]): { 
   return undefined;
 }
 
-/** Each read once (the same path read by the same expression counts once). */
-export function distinctReads<R extends { readonly path: readonly string[]; readonly at: string }>(reads: readonly R[]): R[] {
+/** A read that leaves what a schema declares: the segment it leaves at, the segments above it, and the names declared there. */
+export interface UndeclaredRead<R> {
+  readonly read: R;
+  readonly segment: string;
+  readonly above: readonly string[];
+  readonly known: readonly string[];
+}
+
+/**
+ * The reads that leave what `schema` declares, each distinct read once (the same path read by the same
+ * expression counts once). The walk parameter and input checks share; each words its own message.
+ */
+export function undeclaredReads<R extends { readonly path: readonly string[]; readonly at: string }>(schema: JsonObject, reads: readonly R[]): Array<UndeclaredRead<R>> {
   const seen = new Set<string>();
-  return reads.filter((read) => {
+  const out: Array<UndeclaredRead<R>> = [];
+  for (const read of reads) {
     const key = `${read.at}\u0000${read.path.join('\u0000')}`;
-    if (seen.has(key)) return false;
+    if (seen.has(key)) continue;
     seen.add(key);
-    return true;
-  });
+    const found = firstUndeclared(schema, read.path);
+    if (found) out.push({ read, segment: read.path[found.index]!, above: read.path.slice(0, found.index), known: found.known });
+  }
+  return out;
 }
 
 /** Checks every read; one issue per read of an undeclared name. */
 export function checkParameterReads(schema: unknown, reads: readonly ParameterRead[]): UnknownParameter[] {
   if (!isPlainObject(schema)) return [];
   const issues: UnknownParameter[] = [];
-  for (const read of distinctReads(reads)) {
-    const found = firstUndeclared(schema, read.path);
-    if (!found) continue;
-    const { index: i, known } = found;
-    const segment = read.path[i]!;
-    const under = i === 0 ? '' : ` under parameters.${read.path.slice(0, i).join('.')}`;
+  for (const { read, segment, above, known } of undeclaredReads(schema, reads)) {
+    const under = above.length === 0 ? '' : ` under parameters.${above.join('.')}`;
     const declared = known.length ? ` (declared: ${known.join(', ')})` : '';
     issues.push({
       at: read.at,

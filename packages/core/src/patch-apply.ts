@@ -11,7 +11,7 @@
  * repeated self-copies stop at the budget), nothing recurses, and errors carry only their name.
  */
 import type { CostMeter } from './budget.js';
-import { deepClone, deepEqual, type JsonObject } from './util/object.js';
+import { deepClone, deepEqual, defineOwn, type JsonObject } from './util/object.js';
 import type { PatchOp } from './mutate.js';
 
 /** A failed operation, named as fast-json-patch names it. */
@@ -72,11 +72,6 @@ function read(root: unknown, segments: readonly string[], missing: string): unkn
   return value;
 }
 
-function set(c: JsonObject, key: string, value: unknown): void {
-  if (key === '__proto__') Object.defineProperty(c, key, { value, writable: true, enumerable: true, configurable: true });
-  else c[key] = value;
-}
-
 function add(root: unknown, segments: readonly string[], value: unknown): unknown {
   if (segments.length === 0) return value;
   const parent = parentOf(root, segments);
@@ -91,7 +86,7 @@ function add(root: unknown, segments: readonly string[], value: unknown): unknow
     const i = Number(key);
     if (i > parent.length) throw new PatchFault('OPERATION_VALUE_OUT_OF_BOUNDS');
     parent.splice(i, 0, value);
-  } else set(parent, key, value);
+  } else defineOwn(parent, key, value);
   return root;
 }
 
@@ -136,7 +131,7 @@ export function applyPatchOperation(root: unknown, op: { op: PatchOp; value?: un
         throw new PatchFault('OPERATION_PATH_UNRESOLVABLE');
       }
       if (Array.isArray(parent)) parent[Number(key)] = op.value;
-      else set(parent, key, op.value);
+      else defineOwn(parent, key, op.value);
       return root;
     }
     case 'move': {

@@ -53,8 +53,12 @@ export class ClientCore {
     const accounts = config.fallbackAccounts;
     this.accounts = typeof accounts === 'function' ? accounts : () => accounts ?? [];
     const cache = config.cache;
-    this.cache = cache === false ? undefined : new ViewCache(cache?.maxEntries ?? 1000, (cache?.expiresAfterWriteSeconds ?? 20) * 1000, config.now ?? Date.now);
-    this.absent = cache === false ? undefined : new ViewCache(cache?.maxEntries ?? 1000, (cache?.expiresAfterWriteSeconds ?? 20) * 1000, config.now ?? Date.now);
+    if (cache !== false) {
+      // Unknown users are kept with the views' bound and expiry.
+      const [maxEntries, expiresAfterMs, now] = [cache?.maxEntries ?? 1000, (cache?.expiresAfterWriteSeconds ?? 20) * 1000, config.now ?? Date.now];
+      this.cache = new ViewCache(maxEntries, expiresAfterMs, now);
+      this.absent = new ViewCache(maxEntries, expiresAfterMs, now);
+    }
   }
 
   /** A cached view; a cached legacy fallback without accounts is rebuilt, as Fiat does. */
@@ -75,15 +79,16 @@ export class ClientCore {
       this.cache?.set(username, view);
       return { view, missing: '' };
     }
-    const unknown = error instanceof SpinnakerError && error.code === 'USER_NOT_FOUND';
-    if (unknown) this.absent?.set(username, true);
-    const why = unknown ? `user ${username} is not known to Fiat` : `permissions of user ${username} could not be read: ${messageOf(error)}`;
-    return { view: undefined, missing: `${why}; services.fiat.legacyFallback is false` };
+    if (error instanceof SpinnakerError && error.code === 'USER_NOT_FOUND') {
+      this.absent?.set(username, true);
+      return notKnown(username);
+    }
+    return { view: undefined, missing: `permissions of user ${username} could not be read: ${messageOf(error)}; services.fiat.legacyFallback is false` };
   }
 
   /** The answer for a user the source did not know when last asked (within the cache's expiry), or undefined. */
   knownAbsent(username: string): Lookup | undefined {
-    return this.absent?.get(username) ? { view: undefined, missing: `user ${username} is not known to Fiat; services.fiat.legacyFallback is false` } : undefined;
+    return this.absent?.get(username) ? notKnown(username) : undefined;
   }
 
   stored(username: string, view: UserPermissionView): Lookup {
@@ -91,6 +96,11 @@ export class ClientCore {
     this.cache?.set(username, view);
     return { view, missing: '' };
   }
+}
+
+/** The answer for a user the source does not know, without legacyFallback. */
+function notKnown(username: string): Lookup {
+  return { view: undefined, missing: `user ${username} is not known to Fiat; services.fiat.legacyFallback is false` };
 }
 
 /** Decision for a disabled Fiat. */

@@ -90,14 +90,14 @@ function list(value: unknown): unknown[] {
  * The test files in a policy folder (a gatekeeper-library folder has a gator suite and the sample objects it reviews) and the
  * files they name as objects to check: none of them is a policy. Returns why each such file is left out, by absolute path.
  */
-function testFiles(files: readonly PolicyFile[]): Map<string, string> {
-  const out = new Map<string, string>();
+function testFiles(files: readonly PolicyFile[]): Map<string, { reason: string; object: boolean }> {
+  const out = new Map<string, { reason: string; object: boolean }>();
   for (const f of files) {
     for (const doc of f.documents) {
       const test = TEST_KINDS.find((t) => String(doc['apiVersion'] ?? '').startsWith(t.group) && doc['kind'] === t.kind);
       if (!test) continue;
-      out.set(f.path, test.what);
-      for (const name of test.files(doc)) if (typeof name === 'string' && name !== '') out.set(resolve(dirname(f.path), name), `an object the ${test.what} ${f.source} checks`);
+      out.set(f.path, { reason: test.what, object: false });
+      for (const name of test.files(doc)) if (typeof name === 'string' && name !== '') out.set(resolve(dirname(f.path), name), { reason: `an object the ${test.what} ${f.source} checks`, object: true });
     }
   }
   return out;
@@ -136,7 +136,8 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
   let loaded: { policies: number; documents: number } | undefined;
   const read = readEachFile(paths, io.cwd);
   const tests = testFiles(read);
-  const skipped = read.filter((f) => tests.has(f.path)).map((f) => ({ source: f.source, reason: tests.get(f.path)! }));
+  const skipped = read.filter((f) => tests.has(f.path)).map((f) => ({ source: f.source, reason: tests.get(f.path)!.reason }));
+  const skippedObjects = read.filter((f) => tests.get(f.path)?.object === true).length;
   const files = read.filter((f) => !tests.has(f.path));
   const documents = files.flatMap((f) => f.documents);
   if (documents.length === 0 && files.every((f) => f.problems.length === 0)) throw new CliError(`no policy documents found in ${paths.join(', ')}`, { exit: EXIT.FAILED });
@@ -161,8 +162,8 @@ async function run(argv: readonly string[], io: Io): Promise<number> {
     for (const p of problems) io.stdout.write(`${s.bad('✗')} ${formatProblem(p)}\n`);
     for (const f of findings) io.stdout.write(`${s.warn('!')} ${findingLine(f)}\n`);
     if (skipped.length) {
-      const suites = skipped.filter((x) => !x.reason.startsWith('an object')).length;
-      io.stdout.write(s.dim(`not policies, left out: ${suites} test file${suites === 1 ? '' : 's'} (gator suites, Kyverno CLI tests) and ${skipped.length - suites} object${skipped.length - suites === 1 ? '' : 's'} they check\n`));
+      const suites = skipped.length - skippedObjects;
+      io.stdout.write(s.dim(`not policies, left out: ${suites} test file${suites === 1 ? '' : 's'} (gator suites, Kyverno CLI tests) and ${skippedObjects} object${skippedObjects === 1 ? '' : 's'} they check\n`));
     }
     const inFiles = new Set(problems.map((p) => p.source)).size;
     if (problems.length) io.stdout.write(s.bad(`${problems.length} problem${problems.length === 1 ? '' : 's'}${inFiles > 1 ? ` in ${inFiles} files` : ''}: the policies do not load (${adapter})\n`));

@@ -134,7 +134,7 @@ export function deepClone<T>(value: T, charge?: (entries: number) => void): T {
 }
 
 /** Sets an own, enumerable property (a key such as `__proto__` stays data, never a prototype change). */
-function defineOwn(target: JsonObject, key: string, value: unknown): void {
+export function defineOwn(target: JsonObject, key: string, value: unknown): void {
   if (key === '__proto__') Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
   else target[key] = value;
 }

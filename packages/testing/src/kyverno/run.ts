@@ -215,14 +215,15 @@ export async function runKyvernoTest(test: KyvernoTest, options: RunSuitesOption
     return finish('error');
   }
   const files = new Map<string, Raw[]>();
+  const key = (x: Raw) => {
+    const metadata = isRaw(x['metadata']) ? x['metadata'] : {};
+    return `${text(x['apiVersion'])},${text(x['kind'])},${text(metadata['namespace'])},${text(metadata['name'])}`;
+  };
   const expectedOf: ExpectedOf = (file, patched) => {
     let docs = files.get(file);
     if (!docs) files.set(file, (docs = readPolicyFiles([file]).map(prepare)));
-    const key = (x: Raw) => {
-      const metadata = isRaw(x['metadata']) ? x['metadata'] : {};
-      return `${text(x['apiVersion'])},${text(x['kind'])},${text(metadata['namespace'])},${text(metadata['name'])}`;
-    };
-    return { resource: docs.find((d) => key(d) === key(patched)), label: displayPath(file, options.cwd) };
+    const wanted = key(patched);
+    return { resource: docs.find((d) => key(d) === wanted), label: displayPath(file, options.cwd) };
   };
   const reviews = new Map<string, Promise<KyvernoReview>>();
   const reviewOf = (r: Resource, op: Operation) => {
