@@ -31,31 +31,41 @@ export function withMeter<T, A = undefined, B = undefined>(meter: CelMeter, f: (
 }
 
 /** What running `f` gave (its value or its error) and the units it spent from the running meter. */
-export type Counted = { readonly value: unknown; readonly units: number } | { readonly error: unknown; readonly units: number };
+export type Counted = ({ readonly value: unknown } | { readonly error: unknown }) & { readonly units: number; readonly work: number };
 
 /** Runs `f(a)`, spending from the running meter as usual, and counts what it spent (to charge it again on reuse). */
 export function counted<A>(f: (a: A) => unknown, a?: A): Counted {
   const outer = current;
   let units = 0;
+  let work = 0;
   current = {
     spend(n: number) {
       units += n;
       outer.spend(n);
     },
+    work(n: number) {
+      work += n;
+      outer.work(n);
+    },
   };
   try {
     const value = f(a as A);
-    return { value, units };
+    return { value, units, work };
   } catch (error) {
-    return { error, units };
+    return { error, units, work };
   } finally {
     current = outer;
   }
 }
 
-/** Spends `units` from the running expression's meter. */
+/** Spends `units` of the API server's cost (cel-go's units, counted against limits) from the running expression's meter. */
 export function spend(units: number): void {
   current.spend(units);
+}
+
+/** Spends `units` of verdict's own work (counted against the budget, never against the API server's limits; meter.ts). */
+export function work(units: number): void {
+  current.work(units);
 }
 
 /**
@@ -77,7 +87,7 @@ let conversionUnits = 0;
  */
 export function spendConversion(units: number): void {
   conversionUnits += units;
-  current.spend(units);
+  current.work(units);
 }
 
 /** {@link spendConversion}'s count so far (a process-wide total: tests take differences). */

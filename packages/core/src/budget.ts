@@ -46,8 +46,16 @@ export function textCost(length: number): number {
   return 1 + ((length / 10) | 0);
 }
 
+/**
+ * An evaluation's meter. Two kinds of units: `spend` (the API server's units for CEL, every unit of the other
+ * rule languages) counts against the running part's limit ({@link CostMeter.within}) and the budget; `work`
+ * (what verdict's CEL does where cel-go does nothing comparable: converting input, walking compared lists)
+ * counts against the budget only.
+ */
 export class CostMeter {
   private left: number;
+  /** Units of `spend` the running part may still spend (`within`); Infinity outside any. */
+  private cap = Number.POSITIVE_INFINITY;
   /** The error thrown once the budget is spent, made once: all()/exists() go on past an element's error, so it is thrown again per element. */
   #exceeded: BudgetExceeded | undefined;
 
@@ -56,8 +64,15 @@ export class CostMeter {
     this.left = limit;
   }
 
-  /** Spends `units` (≥ 0); throws {@link BudgetExceeded} once the total passes the limit. */
+  /** Spends `units` (≥ 0); throws {@link BudgetExceeded} once the total passes the limit (or the running part's limit). */
   spend(units: number): void {
+    this.left -= units;
+    this.cap -= units;
+    if (this.left < 0 || this.cap < 0) throw this.exceeded();
+  }
+
+  /** Spends `units` (≥ 0) of work the running part's limit does not count; throws {@link BudgetExceeded} past the budget. */
+  work(units: number): void {
     this.left -= units;
     if (this.left < 0) throw this.exceeded();
   }
@@ -68,20 +83,18 @@ export class CostMeter {
 
   /** Spends {@link textCost}`(length)`: for scanning, matching or building a string of `length` characters. */
   spendText(length: number): void {
-    this.left -= 1 + ((length / 10) | 0);
-    if (this.left < 0) throw this.exceeded();
+    this.spend(1 + ((length / 10) | 0));
   }
 
   /**
-   * Runs `f(a, b)` allowed at most `limit` more units (and never more than the budget has left). Past the
-   * limit it ends with {@link CostLimitExceeded}; past the budget, with {@link BudgetExceeded}
-   * as usual. What `f` spent is spent from the budget either way. No cost per spend: the limit is the
-   * meter's own count of what is left, lowered for the duration of `f`.
+   * Runs `f(a, b)` allowed at most `limit` more units of `spend` (and never more than an enclosing part's limit has
+   * left). Past the limit it ends with {@link CostLimitExceeded}; past the budget, with {@link BudgetExceeded} as
+   * usual. What `f` spent is spent from the budget either way.
    */
   within<T, A = undefined, B = undefined>(limit: number, f: (a: A, b: B) => T, a?: A, b?: B): T {
-    const before = this.left;
+    const before = this.cap;
     if (limit >= before) return f(a as A, b as B);
-    this.left = limit;
+    this.cap = limit;
     let out: T | undefined;
     let failure: unknown;
     let threw = false;
@@ -92,22 +105,22 @@ export class CostMeter {
       failure = error;
     }
     // Past the limit the count went below zero (a budget error swallowed inside, say by all(), leaves it there too).
-    const spent = limit - this.left;
+    const spent = limit - this.cap;
+    this.cap = before - Math.min(spent, limit);
     if (spent > limit) {
-      // Every charge past the limit threw before its work (all() absorbs the error and goes on to charge the
-      // next element, which throws again): what was done is at most the limit, and that is what the budget
-      // pays. The budget error thrown inside was the limit's, not the budget's: the next one is made afresh.
-      this.left = before - limit;
+      // Every charge past the limit threw before its work (all() absorbs the error and goes on to charge the next
+      // element, which throws again): what was done is at most the limit, and that is what the budget pays. The
+      // error thrown inside was the limit's, not the budget's: the next one is made afresh.
+      this.left += spent - limit;
       this.#exceeded = undefined;
-      throw new CostLimitExceeded(limit);
+      if (this.left >= 0) throw new CostLimitExceeded(limit);
     }
-    this.left = before - spent;
     if (this.left < 0) throw this.exceeded();
     if (threw) throw failure;
     return out as T;
   }
 
-  /** Units spent so far. */
+  /** Units spent so far, of both kinds. */
   get spent(): number {
     return this.limit - this.left;
   }

@@ -6,7 +6,7 @@
  * the cost meter what the computation spent, and an error is thrown again, so results, errors and costs
  * are those of computing it each time.
  */
-import { counted, spend, type Counted } from '../runtime.js';
+import { counted, spend, work, type Counted } from '../runtime.js';
 import type { PlanNode, Step } from './node.js';
 import type { Planner, Scope } from './plan.js';
 
@@ -45,7 +45,10 @@ export function hoisted(p: Planner, node: PlanNode, scope: Scope, step: Step): S
     let memo = f.slots[at] as Counted | undefined;
     if (memo === undefined) {
       f.slots[at] = memo = counted(step, f);
-    } else if (memo.units > 0) spend(memo.units);
+    } else {
+      if (memo.units > 0) spend(memo.units);
+      if (memo.work > 0) work(memo.work);
+    }
     if ('error' in memo) throw memo.error;
     return memo.value;
   };
