@@ -465,7 +465,7 @@ export function sizeUnits(v: unknown): number {
   if (isArray(v)) return v.length;
   if (v instanceof Map || v instanceof Set) return v.size;
   if (!isPlainObject(v)) return 0;
-  spend(0);
+  work(0);
   return Object.keys(v).length;
 }
 

@@ -6,7 +6,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { DECLINE } from './ast.js';
 import { boundTypeLookups, sizeUnits } from './cost.js';
-import { spend } from './runtime.js';
+import { spend, work } from './runtime.js';
 import { evaluatorOf } from './plan/node.js';
 import { KUBERNETES_LIBRARIES, type CelLibrary, type Override } from './lib/index.js';
 
@@ -19,31 +19,30 @@ export interface CelFunction {
   readonly signature: string;
   readonly handler: (...args: never[]) => unknown;
   /**
-   * The units one call costs, from its arguments (the receiver first, for a method) and its result. Default:
-   * one, plus the size of each argument (before the call) and of the result (after it): a string or bytes
-   * one unit per ten characters, a list one per element, a map one per entry. Declare it for a function
-   * whose work is not linear in what it takes and gives.
+   * The API server's units one call costs, from its arguments (the receiver first, for a method) and its result
+   * (default: 1, cel-go's cost of a function it has no estimate for). verdict also charges its own work for every
+   * call: the size of each argument (before the call) and of the result (after it), a string or bytes one unit per
+   * ten characters, a list one per element, a map one per entry. Declare a cost for a function whose work is not
+   * linear in what it takes and gives.
    */
   readonly cost?: (args: readonly unknown[], result: unknown) => number;
 }
 
-/** An added function's handler, charging its cost from the running evaluation's meter (see {@link CelFunction.cost}). */
+/**
+ * An added function's handler. It charges the API server's units ({@link CelFunction.cost}, or cel-go's one unit for a
+ * function without an estimate) and verdict's work: the size of each argument before the call and of the result after.
+ */
 function metered(f: CelFunction): (...args: never[]) => unknown {
   const handler = f.handler as (this: unknown, ...args: unknown[]) => unknown;
   const cost = f.cost;
-  if (cost) {
-    return function (this: unknown, ...args: unknown[]) {
-      const out = handler.apply(this, args);
-      spend(Math.max(0, cost(args, out)));
-      return out;
-    } as never;
-  }
   return function (this: unknown, ...args: unknown[]) {
-    let units = 1;
-    for (let i = 0; i < args.length; i++) units += sizeUnits(args[i]);
-    spend(units);
+    let size = 0;
+    for (let i = 0; i < args.length; i++) size += sizeUnits(args[i]);
+    work(size);
+    if (!cost) spend(1);
     const out = handler.apply(this, args);
-    spend(sizeUnits(out));
+    work(sizeUnits(out));
+    if (cost) spend(Math.max(0, cost(args, out)));
     return out;
   } as never;
 }

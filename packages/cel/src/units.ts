@@ -37,6 +37,11 @@ export interface UnitModel {
   readonly folded: boolean;
   /** Whether `has()` costs its unit (cel-go's default; the API server: false). */
   readonly presenceCost: boolean;
+  /**
+   * `dyn({…})` stands for an object construction (MutatingAdmissionPolicy's `Object{…}` and `JSONPatch{…}`, which
+   * verdict rewrites to map literals): cel-go's `StructCreateBaseCost` (40) and its fields, never folded.
+   */
+  readonly constructions?: boolean;
 }
 
 /** The API server's model. Kubernetes' own cost_test.go runs without `OptOptimize` and with presence costs. */
@@ -52,6 +57,8 @@ export interface UnitContext {
 /** cel-go's `common.ListCreateBaseCost` and `MapCreateBaseCost`: a list or map literal built. */
 const LIST_CREATE = 10;
 const MAP_CREATE = 30;
+/** cel-go's `common.StructCreateBaseCost`: an object constructed. */
+const STRUCT_CREATE = 40;
 
 /** Units spent when a block starts at a node (see the module's comment), by node. */
 const CHARGES = new WeakMap<object, number>();
@@ -205,6 +212,10 @@ export function assignUnits(root: Node, context: UnitContext): void {
     const [name, first, second] = node.args as [string, Node | Node[], Node[] | undefined];
     const receiver = node.op === 'rcall' ? (first as Node) : undefined;
     const args = (node.op === 'rcall' ? second : first) as Node[];
+    if (context.model.constructions && name === 'dyn' && !receiver && args.length === 1 && args[0]!.op === 'map' && !args[0]!.meta.alternate) {
+      // An object construction (the model's comment): its fields, and the object.
+      return sumChildren(args[0]!.args) + STRUCT_CREATE;
+    }
     const namespace = receiver && isNamespace(receiver) ? namespaceName(receiver) : undefined;
     let units = receiver && namespace === undefined ? cost(receiver) : 0;
     for (const arg of args) units += cost(arg);

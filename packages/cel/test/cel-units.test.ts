@@ -100,6 +100,14 @@ describe("the API server's cost units", () => {
     expect(units('m.all(k, v, v > 0)')).toBe(1 + 2 * 5 + 1);
   });
 
+  it("charges MutatingAdmissionPolicy's object constructions (rewritten to dyn({…})) as cel-go's struct: 40 and the fields", () => {
+    const constructing: UnitModel = { folded: true, presenceCost: false, constructions: true };
+    expect(units("dyn({'op': 'add', 'path': s})", constructing)).toBe(40 + 1);
+    expect(units("dyn({'op': 'add', 'value': 1})", constructing)).toBe(40);
+    // Elsewhere dyn() is a call and the map a literal.
+    expect(units("dyn({'op': 'add', 'path': s})")).toBe(1 + 30 + 1);
+  });
+
   it('charges optional values as cel-go expands and calls them', () => {
     // orValue is a function of both operands; `.?` a qualifier.
     expect(units('x.?a.orValue(1)')).toBe(3);

@@ -8,7 +8,7 @@ import type { Fn, Scope } from '../logic/scope.js';
 import { ownGet } from '../util/object.js';
 import { BudgetExceeded } from '../budget.js';
 import {
-  Activation, buildCel, celTypeName, fromCel, given, mergeTries, view, withMeter,
+  Activation, API_SERVER_UNITS, buildCel, celTypeName, fromCel, given, mergeTries, view, withMeter,
   type CelCache, type CelEnvironment, type CompiledExpression, type PathTrie,
 } from '@verdict/cel/internal';
 import type { CelOptions } from './cel-context.js';
@@ -45,6 +45,11 @@ export interface CelProfile {
    * cost budget, no further validation rules will be run`) and its failurePolicy decides; the evaluation goes on.
    */
   readonly costLimits?: { readonly expression?: number; readonly policy?: number };
+  /**
+   * The expressions construct objects (MutatingAdmissionPolicy's `Object{…}` and `JSONPatch{…}`, rewritten to
+   * `dyn({…})` literals): each is charged as the API server charges a construction (40 units and its fields).
+   */
+  readonly objectConstructions?: boolean;
   /**
    * Functions, types, constants and refused names for this template's expressions only, on top of the
    * set's `CelOptions` (e.g. Kyverno's libraries in Kyverno policies, not in ValidatingAdmissionPolicies).
@@ -330,9 +335,15 @@ export function celCondition(ctx: CelContext, compiled: CompiledExpression): Fn 
   };
 }
 
+/** The API server's units where `dyn({…})` stands for an object construction (`CelProfile.objectConstructions`). */
+const CONSTRUCTING = { ...API_SERVER_UNITS, constructions: true };
+
 /** Compiles `expression` in the context (errors: `CelCompileError`). */
 export function compileInContext(ctx: CelContext, expression: string, expect?: 'bool' | 'string'): CompiledExpression {
-  const options = { environment: ctx.environment, refuse: ctx.refuse, ...(ctx.profile ? { names: ctx.profile.names } : {}), ...(expect ? { expect } : {}), ...(ctx.version === undefined ? {} : { version: ctx.version }) };
+  const options = {
+    environment: ctx.environment, refuse: ctx.refuse, ...(ctx.profile ? { names: ctx.profile.names } : {}), ...(expect ? { expect } : {}), ...(ctx.version === undefined ? {} : { version: ctx.version }),
+    ...(ctx.profile?.objectConstructions ? { units: CONSTRUCTING } : {}),
+  };
   const compiled = buildCel(expression, options);
   const reads = compiled.paths.get('variables');
   if (reads === true || reads?.each !== undefined) ctx.variableReads.set(ALL_VARIABLES, true);

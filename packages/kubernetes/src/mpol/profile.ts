@@ -30,5 +30,6 @@ export const MUTATING_POLICY_PROFILE: CelProfile = {
   names: KYVERNO_CEL_NAMES,
   extensions: EXTENSIONS,
   partialRoots: ADMISSION_PARTIAL_ROOTS,
+  objectConstructions: true,
   activation: kyvernoActivation,
 };
