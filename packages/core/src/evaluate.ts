@@ -109,7 +109,7 @@ export class PolicySet {
       }
     } catch (error) {
       if (!(error instanceof BudgetExceeded)) throw error;
-      return exceeded(run, error, { skipped: this.compiled.length - candidates.length, cost: meter.spent });
+      return exceeded(run, error, { skipped: this.compiled.length - candidates.length, cost: meter.spent + meter.worked });
     }
 
     const decision: Decision = {
@@ -120,7 +120,7 @@ export class PolicySet {
       patch,
       trace: run.trace,
       skipped: this.compiled.length - candidates.length,
-      cost: meter.spent,
+      cost: meter.spent + meter.worked,
     };
     if (patch.length > 0 && doc) decision.mutated = doc.current();
     if (run.annotations) decision.annotations = run.annotations;

@@ -185,8 +185,9 @@ export interface Decision {
   /** Policies ruled out by the selector index without evaluation (0 with `explain: true`). */
   skipped: number;
   /**
-   * Units of the cost budget this evaluation spent (see `costBudget` of
-   * `compilePolicies`); absent when the input was rejected before evaluation.
+   * Units this evaluation spent (see `costBudget` of `compilePolicies`): the rules' units (for CEL, the API
+   * server's) and verdict's own work (converting input for CEL, …), each of which the budget holds to its figure
+   * apart; absent when the input was rejected before evaluation.
    */
   cost?: number;
   /**
