@@ -5,6 +5,7 @@
 import { compileRegex } from '../regex.js';
 import { DECLINE } from '../ast.js';
 import { fail, spend } from '../runtime.js';
+import { regexUnits, stringSize, workOver } from './costed.js';
 import type { CelLibrary } from './index.js';
 
 function regex(pattern: string) {
@@ -16,13 +17,14 @@ function regex(pattern: string) {
 }
 
 /**
- * Spends for matching `value` against `pattern`: Kubernetes' and cel-go's runtime cost of `matches`, `find`
- * and `findAll`, the characters traversed (one unit per ten, offset by one) times the pattern's length over
- * four (their guess at its number of expressions: an automaton's work per character grows with it), plus
- * the call's unit.
+ * Spends the API server's units for matching `value` against `pattern` (cel-go's `matches`, Kubernetes' `find`
+ * and `findAll`): the string scanned, one unit per ten code points of it plus one, rounded up, times the
+ * pattern's length over four, rounded up (their guess at its number of expressions); returns those units.
  */
-function spendMatch(value: string, pattern: string): void {
-  spend(1 + Math.ceil((1 + value.length) / 10) * Math.ceil(pattern.length / 4));
+function spendMatch(value: string, pattern: string): number {
+  const units = regexUnits(stringSize(value), stringSize(pattern));
+  spend(units);
+  return units;
 }
 
 function matches(value: unknown, pattern: unknown): boolean | typeof DECLINE {
@@ -32,7 +34,8 @@ function matches(value: unknown, pattern: unknown): boolean | typeof DECLINE {
 }
 
 function findAll(value: string, pattern: string, limit: bigint): string[] {
-  spendMatch(value, pattern);
+  // An empty pattern costs nothing upstream, yet matches between every two characters: that list is verdict's work.
+  if (spendMatch(value, pattern) === 0) workOver(value.length + 1);
   const n = limit < 0n ? -1 : limit > 2_147_483_647n ? 2_147_483_647 : Number(limit);
   return regex(pattern).findAll(value, n);
 }
