@@ -7,7 +7,7 @@
  */
 import type { Environment, Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import { fail, spend } from '../runtime.js';
+import { fail, spend, work } from '../runtime.js';
 import { celTypeName } from '../values.js';
 import { structuralEquals } from '../cost.js';
 import { setsUnits, traversalCost } from './costed.js';
@@ -53,9 +53,16 @@ function cmp(a: unknown, b: unknown): number {
 
 /**
  * CEL equality for list members: numbers compare across int/uint/double, quantities by value, containers
- * element by element (iteratively, charged per element: ../cost.ts).
+ * element by element (iteratively, charged per element: ../cost.ts). Two strings are compared here: the
+ * functions that compare members have their comparisons in their upstream units already (a list's traversal,
+ * |a|·|b| for the sets), so reading long strings is verdict's work.
  */
 export function celEquals(a: unknown, b: unknown): boolean {
+  if (typeof a === 'string' || typeof b === 'string') {
+    if (typeof a !== 'string' || typeof b !== 'string' || a.length !== b.length) return false;
+    if (a.length >= 10) work(Math.floor(a.length / 10));
+    return a === b;
+  }
   return a === b || structuralEquals(a, b, scalarEquals);
 }
 
