@@ -9,7 +9,7 @@
  * cel-js 8.0.0's; the dependency is pinned exactly and test/cel-*.test.ts fail if it changes.
  */
 import { Optional } from '@marcbachmann/cel-js';
-import { LIST_CREATE_UNITS, MAP_CREATE_UNITS, spend } from './runtime.js';
+import { work } from './runtime.js';
 import type { Override } from './lib/index.js';
 import { meteredBinary, meteredCall } from './cost.js';
 import { sizeOf } from './plan/loops.js';
@@ -183,10 +183,6 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>, un
         visitAll(node.args, bound);
         meterOperator(node);
         return;
-      case 'list': case 'map':
-        visitAll(node.args, bound);
-        meterLiteral(node, node.op === 'list' ? LIST_CREATE_UNITS : MAP_CREATE_UNITS);
-        return;
       case 'comprehension': {
         const a = node.args as { iterable: Node; init: Node; step: Node; iterVarName: string; iterVar2Name?: string };
         if (a.iterVar2Name !== undefined) {
@@ -298,27 +294,14 @@ function meterCall(node: Node, name: string): void {
 }
 
 /**
- * A list or map literal spends its fixed charge (cel-go's, runtime.ts) before its elements are evaluated, as the
- * planner does (plan.ts, emit-nodes.ts). The wrapper keeps cel-js's function name, which the planner checks.
+ * Comprehensions charge verdict's work for their range before iterating (listing a map's keys, pairing a list's
+ * elements with their indexes); the API server's units are charged per step (units.ts).
  */
-function meterLiteral(node: Node, units: number): void {
-  const evaluate = node.meta.evaluate;
-  if (!evaluate || (evaluate as { [METERED]?: true })[METERED]) return;
-  const metered = function (this: unknown, ev: unknown, ast: unknown, ctx: unknown): unknown {
-    spend(units);
-    return evaluate.call(this, ev, ast, ctx);
-  };
-  Object.defineProperty(metered, 'name', { value: evaluate.name });
-  (metered as { [METERED]?: true })[METERED] = true;
-  node.setMeta('evaluate', metered);
-}
-
-/** Comprehensions spend the size of their range before iterating (a sound bound: each step runs at most once). */
 function meterComprehension(node: Node): void {
   const handle = node.handle as ((items: unknown, ...rest: unknown[]) => unknown) | undefined;
   if (!handle || (handle as { [METERED]?: true })[METERED]) return;
   const metered = (items: unknown, ...rest: unknown[]): unknown => {
-    spend(sizeOf(items));
+    work(sizeOf(items));
     return handle(items, ...rest);
   };
   (metered as { [METERED]?: true })[METERED] = true;

@@ -7,7 +7,10 @@ import { closest } from './suggest.js';
 import { analyse, type Node } from './ast.js';
 import type { CelEnvironment } from './env.js';
 import { compileRegex } from './regex.js';
-import { spend } from './runtime.js';
+import { work } from './runtime.js';
+import { API_SERVER_UNITS, assignUnits, type UnitModel } from './units.js';
+import { chargesItself } from './cost.js';
+import { COSTED_FUNCTIONS } from './lib/costed.js';
 import { planCel, type Backend, type Plan } from './plan/plan.js';
 import type { PlanNode } from './plan/node.js';
 import type { CelCache } from './values.js';
@@ -44,6 +47,8 @@ export interface CelCompileOptions {
    * (unchecked.ts), evaluated by cel-js.
    */
   readonly check?: boolean;
+  /** How the API server's cost units are counted (units.ts; default: the API server's own program options). */
+  readonly units?: UnitModel;
 }
 
 /** A compiled expression. `run` evaluates it against an activation (free name → CEL value). */
@@ -186,6 +191,12 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
       throw new CelCompileError((error as Error).message, pos);
     }
   }
+  // The API server's cost units of each block (after the checker chose handlers and analyse() metered them).
+  const costed = options.environment.costed;
+  assignUnits(parsed.ast, {
+    model: options.units ?? API_SERVER_UNITS,
+    costed: (name, node) => COSTED_FUNCTIONS.has(name) || costed.has(name) || chargesItself(node.handle),
+  });
   const type = checked.type ?? 'dyn';
   if (options.expect && type !== options.expect && type !== 'dyn') {
     throw new CelCompileError(`the expression must evaluate to a ${options.expect}, but it gives ${type}`, 0);
@@ -205,11 +216,12 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
     type,
     planned: plan !== undefined,
     backend: planned?.backend,
+    // One unit of verdict's work per evaluation (cel-go charges none): any number of evaluations is bounded by the budget.
     run: plan ? (activation, conversions) => {
-      spend(1);
+      work(1);
       return plan(activation, conversions);
     } : (activation) => {
-      spend(1);
+      work(1);
       return parsed(activation as Record<string, unknown>);
     },
   };

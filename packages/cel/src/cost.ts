@@ -1,19 +1,21 @@
 /**
- * The cost of CEL operators and built-in functions whose work grows with their operands, after
- * Kubernetes' runtime cost model (cel-go interpreter/runtimecost.go, k8s.io/apiserver/pkg/cel/library/cost.go):
- * `==`/`!=` and ordering of strings by the characters compared, `in` on a list by its length, `+` on strings
- * by the size of the result, `size`/`contains`/`startsWith`/`endsWith`/conversions by the characters
- * they read. Where verdict does more work than cel-go (a JavaScript list `+` copies; comparing two lists or
- * maps walks them whole) the charge follows that work: one unit per list or map and one per element or entry
- * compared or copied. Every charge is made before the work it pays for (a list is never built past the budget), in
- * one `spend` per operation. Equality walks its operands with an explicit stack, so nesting never
- * reaches the JavaScript stack, and `in` on a map is a hash lookup.
+ * The cost of CEL operators and cel-js built-in functions whose work grows with their operands. Each charges
+ * two ways (meter.ts): the API server's units with `spend`, exactly as cel-go's runtime cost tracker charges the
+ * call (interpreter/runtimecost.go `costCall`: `==`/`!=` and ordering of strings, bytes, lists and maps
+ * ⌈min(size) ⁄ 10⌉, `in` a list its length, `+` of strings and bytes ⌈(m + n) ⁄ 10⌉, `contains` ⌈m ⁄ 10⌉ × ⌈n ⁄ 10⌉,
+ * `startsWith`/`endsWith` ⌈m ⁄ 10⌉, `string(bytes)`/`bytes(string)` ⌈n ⁄ 10⌉, anything else 1), and verdict's own
+ * work with `work` where it does more than cel-go charges for (comparing two lists or maps walks them whole, a
+ * JavaScript list `+` copies, parsing a string to a number reads it): one unit per list or map and one per
+ * element or entry compared or copied, one per ten characters read. Every charge is made before the work it pays
+ * for (a list is never built past the budget). Equality walks its operands with an explicit stack, so nesting
+ * never reaches the JavaScript stack, and `in` on a map is a hash lookup.
  *
  * The handlers here replace the ones cel-js's checker left on each operator node (ast.ts installs them),
- * so cel-js's evaluation and the planner (which calls the same handlers) charge the same.
+ * so cel-js's evaluation and the planner (which calls the same handlers) charge the same; a node whose handler
+ * charges the API server's units itself ({@link chargesItself}) is not charged its unit again by units.ts.
  */
 import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import { CHARS_PER_UNIT, keyUnits, spend, WIDE_MAP } from './runtime.js';
+import { CHARS_PER_UNIT, keyUnits, spend, WIDE_MAP, work } from './runtime.js';
 import { toCel } from './values.js';
 import type { CelType, Evaluator, PlanNode } from './plan/node.js';
 
@@ -31,9 +33,14 @@ const isArray = Array.isArray;
 const hasOwn = Object.hasOwn;
 const OBJECT = Object.prototype;
 
-/** Spends for work over `chars` characters: one unit per ten (nothing below ten: an O(1) operation's work). */
+/** Charges verdict's work over `chars` characters: one unit per ten (nothing below ten: an O(1) operation's work). */
 function chargeChars(chars: number): void {
-  if (chars >= CHARS_PER_UNIT) spend((chars / CHARS_PER_UNIT) | 0);
+  if (chars >= CHARS_PER_UNIT) work((chars / CHARS_PER_UNIT) | 0);
+}
+
+/** cel-go's `math.Ceil(size * StringTraversalCostFactor)`. */
+function tenths(size: number): number {
+  return Math.ceil(size / CHARS_PER_UNIT);
 }
 
 /** A JSON-like map: a plain object (as JSON gives it) or a `Map`. */
@@ -56,8 +63,8 @@ function containerKind(v: unknown): number {
 
 /**
  * CEL equality of two values (cel-js's `isEqual`, with heterogeneous numbers equal by value, as cel-go),
- * walking lists and maps with an explicit stack and charging one unit per pair of containers, one per element
- * or entry compared and one per ten characters of strings and bytes compared. Values of other types compare through cel-js's
+ * walking lists and maps with an explicit stack and charging verdict's work: one unit per pair of containers, one
+ * per element or entry compared and one per ten characters of strings and bytes compared. Values of other types compare through cel-js's
  * `==` overload for their type (timestamps, durations, uints, optionals, bytes); two values of different
  * types are unequal.
  */
@@ -118,7 +125,7 @@ class Walk {
     if (isArray(x)) {
       const ys = y as unknown[];
       if (x.length !== ys.length) return false;
-      spend(1 + x.length);
+      work(1 + x.length);
       for (let i = 0; i < x.length; i++) if (!this.pair(x[i], ys[i])) return false;
       return true;
     }
@@ -126,13 +133,13 @@ class Walk {
     const xo = x as Record<string, unknown>;
     const yo = y as Record<string, unknown>;
     // Listing the keys is the work: a spent budget stops here, before it (loops go on past an element's error).
-    spend(0);
+    work(0);
     const keys = Object.keys(xo);
-    spend(1 + keyUnits(keys.length));
+    work(1 + keyUnits(keys.length));
     // The other map's keys are listed too: a wide one is charged again (a narrow one's listing is within what the
     // first listing's units pay).
     const count = Object.keys(yo).length;
-    if (count > WIDE_MAP) spend(keyUnits(count));
+    if (count > WIDE_MAP) work(keyUnits(count));
     if (count !== keys.length) return false;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
@@ -144,7 +151,7 @@ class Walk {
   /** Two maps, a `Map` (built by a function, keys of any type) on one side at least. */
   maps(x: object, y: object): boolean {
     const [map, other] = x instanceof Map ? [x as Map<unknown, unknown>, y] : [y as Map<unknown, unknown>, x];
-    spend(1 + map.size);
+    work(1 + map.size);
     if (other instanceof Map) {
       if (other.size !== map.size) return false;
       for (const [key, value] of map) {
@@ -164,7 +171,7 @@ class Walk {
     if (this.chars >= CHARS_PER_UNIT) {
       const units = (this.chars / CHARS_PER_UNIT) | 0;
       this.chars -= units * CHARS_PER_UNIT;
-      spend(units);
+      work(units);
     }
   }
 }
@@ -215,16 +222,21 @@ function leafEquals(x: unknown, y: unknown, node: PlanNode, ev: Evaluator): bool
   }
 }
 
-/** Two strings' equality: one unit per ten characters compared (only strings of one length are compared). */
+/** Two strings' equality, verdict's work: one unit per ten characters compared (only strings of one length are compared). */
 function stringEquals(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   chargeChars(a.length);
   return a === b;
 }
 
-/** `value in list`: one unit per element (cel-go's `InList` cost), each compared with {@link celEquals}. */
+/** `value in list`: the list's length in the API server's units (cel-go's `InList` cost), then {@link findIn}. */
 function inList(value: unknown, list: readonly unknown[], node: PlanNode, ev: Evaluator): boolean {
   spend(list.length);
+  return findIn(value, list, node, ev);
+}
+
+/** Whether `list` has an element equal to `value` ({@link celEquals}; strings compared as verdict's work). */
+function findIn(value: unknown, list: readonly unknown[], node: PlanNode, ev: Evaluator): boolean {
   if (typeof value === 'string') {
     for (let i = 0; i < list.length; i++) {
       const item = list[i];
@@ -245,13 +257,71 @@ function inList(value: unknown, list: readonly unknown[], node: PlanNode, ev: Ev
 
 const METERED = Symbol('verdict.cost');
 
-function mark<F>(f: F): F {
-  (f as { [METERED]?: true })[METERED] = true;
+/** What a handler of this module is: the handler it wraps, and whether it charges the API server's units itself. */
+interface Metered {
+  readonly original: unknown;
+  readonly charging: boolean;
+}
+
+function mark<F>(f: F, original: unknown, charging = true): F {
+  (f as { [METERED]?: Metered })[METERED] = { original, charging };
   return f;
 }
 
+function meteredOf(f: unknown): Metered | undefined {
+  return typeof f === 'function' ? (f as { [METERED]?: Metered })[METERED] : undefined;
+}
+
 function isMetered(f: unknown): boolean {
-  return typeof f === 'function' && (f as { [METERED]?: true })[METERED] === true;
+  return meteredOf(f) !== undefined;
+}
+
+/** Whether `handle` (a node's) charges the API server's units for its call itself (units.ts then charges none). */
+export function chargesItself(handle: unknown): boolean {
+  return meteredOf(handle)?.charging === true;
+}
+
+/** Puts back the handler cel-js's checker chose (a call cel-go's optimizer computes once: it costs nothing). */
+export function unmeter(node: { handle?: unknown }): void {
+  const metered = meteredOf(node.handle);
+  if (metered) node.handle = metered.original as never;
+}
+
+/**
+ * `x in [constants]`, which cel-go's optimizer turns into a set lookup that costs no units: the list's length is
+ * charged as verdict's work instead.
+ */
+export function freeSetLookup(node: { handle?: unknown }): void {
+  const metered = meteredOf(node.handle);
+  if (!metered?.charging) return;
+  const handle = metered.original as Binary;
+  node.handle = mark((a: unknown, b: unknown, n: PlanNode, ev: Evaluator) => {
+    if (!isArray(b)) return handle(a, b, n, ev);
+    work(b.length);
+    return findIn(a, b, n, ev);
+  }, handle, false) as never;
+}
+
+/** cel-go's `actualSize`: a string's or bytes' length, a list's or map's entries, an optional's value's; 1 for anything else. */
+function actualSize(v: unknown): number {
+  if (typeof v === 'string' || v instanceof Uint8Array || isArray(v)) return v.length;
+  if (typeof v !== 'object' || v === null) return 1;
+  if (v instanceof Map || v instanceof Set) return v.size;
+  if (isPlainObject(v)) {
+    // Counting a map's keys lists them: verdict's work, charged as for any listing.
+    work(0);
+    const n = Object.keys(v).length;
+    work(keyUnits(n));
+    return n;
+  }
+  const optional = v as { hasValue?: () => boolean; value?: () => unknown };
+  if (typeof optional.hasValue === 'function' && v.constructor.name === 'Optional') return optional.hasValue() ? actualSize(optional.value!()) : 1;
+  return 1;
+}
+
+/** `==`/`!=` and ordering in the API server's units: ⌈min(size) ⁄ 10⌉ (1 for two numbers). */
+function compareUnits(a: unknown, b: unknown): number {
+  return tenths(Math.min(actualSize(a), actualSize(b)));
 }
 
 /**
@@ -266,19 +336,28 @@ export function meteredBinary(op: string, handle: Binary, types: readonly (CelTy
   switch (op) {
     case '==':
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {
+        if (typeof a === 'string' && typeof b === 'string') {
+          spend(tenths(Math.min(a.length, b.length)));
+          return stringEquals(a, b);
+        }
+        spend(compareUnits(a, b));
         if (isContainer(a) || isContainer(b)) return celEquals(a, b, node, ev);
-        if (typeof a === 'string' && typeof b === 'string') return stringEquals(a, b);
         return handle(a, b, node, ev);
-      });
+      }, handle);
     case '!=':
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {
+        if (typeof a === 'string' && typeof b === 'string') {
+          spend(tenths(Math.min(a.length, b.length)));
+          return !stringEquals(a, b);
+        }
+        spend(compareUnits(a, b));
         if (isContainer(a) || isContainer(b)) return !celEquals(a, b, node, ev);
-        if (typeof a === 'string' && typeof b === 'string') return !stringEquals(a, b);
         return handle(a, b, node, ev);
-      });
+      }, handle);
     case 'in':
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {
         if (isArray(b)) return inList(a, b, node, ev);
+        spend(1);
         if (typeof b === 'object' && b !== null) {
           // A hash lookup, as in cel-go (cel-js's dyn dispatch would first scan the map for its type).
           if (b instanceof Map) return mapGet(b as Map<unknown, unknown>, a) !== undefined;
@@ -286,26 +365,34 @@ export function meteredBinary(op: string, handle: Binary, types: readonly (CelTy
         }
         // The right operand may be unconverted JSON (ast.ts): a number there is an int or a double, as CEL sees it.
         return handle(a, typeof b === 'number' ? toCel(b) : b, node, ev);
-      });
+      }, handle);
     case '+':
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {
         if (typeof a === 'string') {
           if (typeof b === 'string') {
-            chargeChars(a.length + b.length);
+            spend(tenths(a.length + b.length));
             return a + b;
           }
         } else if (isArray(a) && isArray(b)) {
-          // A new list: one unit per element copied, spent before it is built (the memory bound).
-          spend(a.length + b.length);
+          // cel-go's list `+` is O(1) (its result is a view of both); here it copies: one unit of work per element
+          // copied, charged before the list is built (the memory bound).
+          spend(1);
+          work(a.length + b.length);
           if (a.length === 0 || b.length === 0 || ev.debugType(a[0]) === ev.debugType(b[0])) return a.concat(b);
+          return handle(a, b, node, ev);
+        } else if (a instanceof Uint8Array && b instanceof Uint8Array) {
+          spend(tenths(a.length + b.length));
+          return handle(a, b, node, ev);
         }
+        spend(1);
         return handle(a, b, node, ev);
-      });
+      }, handle);
     case '<': case '<=': case '>': case '>=':
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {
-        if (typeof a === 'string' && typeof b === 'string') chargeChars(Math.min(a.length, b.length));
+        if ((typeof a === 'string' && typeof b === 'string') || (a instanceof Uint8Array && b instanceof Uint8Array)) spend(tenths(Math.min(a.length, b.length)));
+        else spend(1);
         return handle(a, b, node, ev);
-      });
+      }, handle);
     default:
       return undefined;
   }
@@ -321,35 +408,54 @@ const TEXT_FUNCTIONS = new Set(['size', 'contains', 'startsWith', 'endsWith', 'b
 
 type CallHandle = (values: unknown[], x: unknown, y: unknown) => unknown;
 
-/** Type conversions: cel-go charges each call one unit (`bytes` and `string` of a string: one per ten characters, rounded up). */
-const CONVERSIONS = new Set(['bytes', 'string', 'int', 'uint', 'double', 'bool', 'timestamp', 'duration']);
-
 /**
  * The metered handler of a call to one of cel-js's built-in functions whose work grows with its input
- * ({@link TEXT_FUNCTIONS}): one unit per ten characters of its string and bytes arguments (the receiver
- * included), and for `size` of a map, one per ten entries (counted once, the result computed here). A
- * conversion ({@link CONVERSIONS}) costs at least one unit, rounded up to the next ten characters.
+ * ({@link TEXT_FUNCTIONS}). `contains`, `startsWith`, `endsWith`, `bytes()` and `string()` charge the API server's
+ * units themselves (cel-go's `costCall`); the others cost the API server its nominal unit (units.ts charges it),
+ * and their reading of a string (`size` counts code points, conversions parse) or listing of a map's keys is
+ * verdict's work, one unit per ten characters or entries.
  */
 export function meteredCall(name: string, handle: CallHandle): CallHandle | undefined {
   if (!TEXT_FUNCTIONS.has(name) || isMetered(handle)) return undefined;
-  const size = name === 'size';
-  const conversion = CONVERSIONS.has(name);
-  return mark((values: unknown[], x: unknown, y: unknown) => {
-    let chars = 0;
-    for (let i = 0; i < values.length; i++) {
-      const v = values[i];
-      if (typeof v === 'string' || v instanceof Uint8Array) chars += v.length;
-      else if (size && typeof v === 'object' && v !== null && !isArray(v) && isPlainObject(v)) {
-        spend(0);
-        const n = Object.keys(v).length;
-        chargeChars(n);
-        return BigInt(n);
-      }
-    }
-    if (conversion) spend(Math.max(1, Math.ceil(chars / CHARS_PER_UNIT)));
-    else chargeChars(chars);
-    return handle(values, x, y);
-  });
+  switch (name) {
+    case 'contains':
+      return mark((values: unknown[], x: unknown, y: unknown) => {
+        const [s, sub] = values;
+        spend(typeof s === 'string' && typeof sub === 'string' ? tenths(s.length) * tenths(sub.length) : 1);
+        return handle(values, x, y);
+      }, handle);
+    case 'startsWith': case 'endsWith':
+      return mark((values: unknown[], x: unknown, y: unknown) => {
+        const s = values[0];
+        spend(typeof s === 'string' ? tenths(s.length) : 1);
+        return handle(values, x, y);
+      }, handle);
+    case 'bytes': case 'string':
+      return mark((values: unknown[], x: unknown, y: unknown) => {
+        const v = values[0];
+        // string(bytes) and bytes(string) traverse their argument; every other conversion is nominal.
+        const text = name === 'bytes' ? typeof v === 'string' : v instanceof Uint8Array;
+        spend(text ? tenths((v as string | Uint8Array).length) : 1);
+        if (!text && (typeof v === 'string' || v instanceof Uint8Array)) chargeChars(v.length);
+        return handle(values, x, y);
+      }, handle);
+    default:
+      return mark((values: unknown[], x: unknown, y: unknown) => {
+        let chars = 0;
+        for (let i = 0; i < values.length; i++) {
+          const v = values[i];
+          if (typeof v === 'string' || v instanceof Uint8Array) chars += v.length;
+          else if (name === 'size' && typeof v === 'object' && v !== null && !isArray(v) && isPlainObject(v)) {
+            work(0);
+            const n = Object.keys(v).length;
+            chargeChars(n);
+            return BigInt(n);
+          }
+        }
+        chargeChars(chars);
+        return handle(values, x, y);
+      }, handle, false);
+  }
 }
 
 /** The size of a value for charging an added function: characters / 10 of a string, elements of a list, entries of a map. */

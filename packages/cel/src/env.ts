@@ -88,6 +88,8 @@ export interface CelEnvironment {
   readonly overrides: ReadonlyMap<string, Override>;
   /** Only verdict's and cel-js's own functions, all pure (no adapter function): a call's value depends on its arguments only. */
   readonly pure: boolean;
+  /** Names of the adapter's functions, which charge their own cost ({@link CelFunction.cost}) in the API server's units. */
+  readonly costed: ReadonlySet<string>;
 }
 
 let base: CelEnvironment | undefined;
@@ -124,7 +126,14 @@ function build(libraries: readonly CelLibrary[], extra: CelExtensions): CelEnvir
   for (const f of extra.functions ?? []) env.registerFunction(f.signature, metered(f) as never);
   const pure = (extra.functions ?? []).length === 0 && Object.keys(extra.overrides ?? {}).length === 0;
   boundTypeLookups(evaluatorOf(env));
-  return { env, overrides, pure };
+  return { env, overrides, pure, costed: own.size > 0 ? new Set(names(extra.functions ?? [])) : NONE };
+}
+
+const NONE: ReadonlySet<string> = new Set();
+
+/** The names of functions by their signatures (`name(…)`, `type.name(…)`). */
+function names(functions: readonly CelFunction[]): string[] {
+  return functions.map((f) => /([A-Za-z_]\w*)\(/.exec(f.signature)?.[1]).filter((n): n is string => n !== undefined);
 }
 
 /** The objects an environment was built from, compared by identity to reuse a cached one. */

@@ -3,7 +3,7 @@
  * evaluated many times. Values go in as JSON (integral numbers are CEL ints) and come out as JSON.
  */
 import { CelError } from './errors.js';
-import { CelBudget, UNMETERED } from './meter.js';
+import { CelBudget, UNMETERED, type CelMeter } from './meter.js';
 import { buildCel, CelCompileError, pointAt } from './compile.js';
 import { celEnvironment, type CelFunction } from './env.js';
 import { withMeter } from './runtime.js';
@@ -22,6 +22,12 @@ export interface CompiledCel {
    * converted, the others are never touched); throws a {@link CelError} with code `EVALUATION` (or `BUDGET_EXCEEDED`) on a run-time error.
    */
   evaluate(variables?: Readonly<Record<string, unknown>>): unknown;
+  /**
+   * Evaluates as {@link CompiledCel.evaluate} does, and gives the evaluation's cost in the API server's units: what
+   * cel-go's runtime cost tracker with Kubernetes' library costs counts for the same expression and input, which the
+   * API server holds to 1,000,000 per expression (docs/security.md#the-cost-of-cel).
+   */
+  evaluateWithCost(variables?: Readonly<Record<string, unknown>>): { readonly value: unknown; readonly cost: number };
 }
 
 /** Options of {@link compileCel}. */
@@ -82,18 +88,24 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
     }
     return compiled.run(act, conversions);
   };
+  const evaluate = (variables: Readonly<Record<string, unknown>>, meter: CelMeter): unknown => {
+    if (variables === null) throw new CelError('INVALID_INPUT', 'variables must be an object of values by name (got null)');
+    const conversions = { cache: new Map<object, unknown>() };
+    try {
+      return fromCel(withMeter(meter, run, variables, conversions));
+    } catch (error) {
+      if (error instanceof CelError) throw error;
+      const e = error as Error & { summary?: string };
+      throw new CelError('EVALUATION', e.summary ?? e.message, { cause: error });
+    }
+  };
   return {
     type: compiled.type,
-    evaluate(variables = {}) {
-      if (variables === null) throw new CelError('INVALID_INPUT', 'variables must be an object of values by name (got null)');
-      const conversions = { cache: new Map<object, unknown>() };
-      try {
-        return fromCel(withMeter(budget === undefined ? UNMETERED : new CelBudget(budget), run, variables, conversions));
-      } catch (error) {
-        if (error instanceof CelError) throw error;
-        const e = error as Error & { summary?: string };
-        throw new CelError('EVALUATION', e.summary ?? e.message, { cause: error });
-      }
+    evaluate: (variables = {}) => evaluate(variables, budget === undefined ? UNMETERED : new CelBudget(budget)),
+    evaluateWithCost(variables = {}) {
+      const meter = new CelBudget(budget ?? Number.POSITIVE_INFINITY);
+      const value = evaluate(variables, meter);
+      return { value, cost: meter.cost };
     },
   };
 }

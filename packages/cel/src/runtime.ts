@@ -68,15 +68,6 @@ export function work(units: number): void {
   current.work(units);
 }
 
-/**
- * Units a list literal costs when it is built, whatever its elements (cel-go's `common.ListCreateBaseCost`, which
- * the API server's runtime cost charges for each list constructed); the elements' own work is charged apart.
- */
-export const LIST_CREATE_UNITS = 10;
-
-/** Units a map literal costs when it is built (cel-go's `common.MapCreateBaseCost`); its entries are charged apart. */
-export const MAP_CREATE_UNITS = 30;
-
 /** Units spent converting JSON to CEL values in this process so far (values.ts); tests tell them from the rest. */
 let conversionUnits = 0;
 

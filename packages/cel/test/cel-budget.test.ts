@@ -5,8 +5,11 @@ const items = Array.from({ length: 1000 }, (_, i) => ({ name: `c${i}`, ports: [i
 
 describe('CEL evaluation spends from the cost budget', () => {
   it('finishes within the budget when the work fits', () => {
-    const compiled = compileCel('items.all(c, c.ports.all(p, p >= 0))', { budget: 10_000 });
+    const compiled = compileCel('items.all(c, c.ports.all(p, p >= 0))', { budget: 30_000 });
     expect(compiled.evaluate({ items })).toBe(true);
+    // The API server's units: per item 2 (the loop condition), 1 (`__result__`) and the inner all(): `c.ports` 2, per
+    // port 5, its result 1; then `items` and the result. The budget also pays verdict's work (converting `items`).
+    expect(compiled.evaluateWithCost({ items }).cost).toBe(1000 * (2 + 1 + 2 + 2 * 5 + 1) + 2);
   });
 
   it('ends with the budget error when comprehensions iterate past it', () => {

@@ -61,13 +61,18 @@ describe('two-variable comprehensions over admission objects', () => {
     ['integral numbers are ints', 'object.spec.containers.transformList(i, c, c.ports.all(j, p, p.containerPort + j > 0))', [true, true]],
   ], { object });
 
-  it('charges one unit per element, as the one-variable macros do', () => {
+  it('charges per element what the API server charges, as the one-variable macros do', () => {
     const items = Array.from({ length: 200 }, (_, i) => i);
     const twoVar = compileCel('items.all(i, a, items.all(j, b, i + j >= 0))', { budget: 10_000 });
     expect(() => twoVar.evaluate({ items })).toThrow(/exceeded its cost budget of 10000 units/);
-    // Converting `items` to CEL values (200 ints) costs 201 units: one for the list, one per element.
-    expect(compileCel('items.all(i, a, i >= 0)', { budget: 300 + 201 }).evaluate({ items })).toBe(true);
-    expect(() => compileCel('items.transformList(i, a, a)', { budget: 150 + 201 }).evaluate({ items })).toThrow(/exceeded its cost budget/);
+    // all(): per element the loop condition (2), `__result__ && p` (1 + `i >= 0`: 2); `items` and the result once.
+    expect(compileCel('items.all(i, a, i >= 0)').evaluateWithCost({ items })).toEqual({ value: true, cost: 200 * 5 + 2 });
+    expect(compileCel('items.all(x, x >= 0)').evaluateWithCost({ items }).cost).toBe(200 * 5 + 2);
+    // transformList(): per element `__result__ + [a]` (the accumulator, a list literal, `+`: 12, and `a`: 1).
+    expect(compileCel('items.transformList(i, a, a)').evaluateWithCost({ items }).cost).toBe(200 * 13 + 2);
+    expect(compileCel('items.map(x, x)').evaluateWithCost({ items }).cost).toBe(200 * 13 + 2);
+    // The nested all() costs its own per element each time: 200 × (3 + 1 + 200 × (3 + 4) + 1) + 2.
+    expect(compileCel('items.all(i, a, items.all(j, b, i + j >= 0))').evaluateWithCost({ items }).cost).toBe(200 * (3 + 1 + 200 * 7 + 1) + 2);
   });
 
   it('is planned, in generated code and in closures', () => {

@@ -10,12 +10,13 @@ import { given, view } from '../src/view.js';
 import { celEnvironment, type CelEnvironment } from '../src/env.js';
 import { convertedUnits, withMeter } from '../src/runtime.js';
 import { CelBudget } from '../src/meter.js';
+import type { UnitModel } from '../src/units.js';
 
 /**
- * A run's value or error, and the cost units it spent (when measured): `cost` on everything but converting
- * input to CEL values, `converted` on that.
+ * A run's value or error, and the cost units it spent (when measured): `cost` in the API server's units,
+ * `work` in verdict's own units but converting input to CEL values, `converted` on that.
  */
-export type Outcome = ({ readonly value: unknown } | { readonly error: string }) & { readonly cost?: number; readonly converted?: number };
+export type Outcome = ({ readonly value: unknown } | { readonly error: string }) & { readonly cost?: number; readonly work?: number; readonly converted?: number };
 
 /** What running `run` gives: its value, or a description of its error. */
 export function outcome(run: () => unknown): Outcome {
@@ -48,7 +49,7 @@ function canonical(v: unknown): unknown {
  * planner's conversion of values already converted is then not measured.)
  */
 export function sameOutcome(a: Outcome, b: Outcome): boolean {
-  if (a.cost !== b.cost) return false;
+  if (a.cost !== b.cost || a.work !== b.work) return false;
   if (a.converted !== undefined && b.converted !== undefined && a.converted > b.converted) return false;
   if ('error' in a || 'error' in b) return 'error' in a && 'error' in b && a.error === b.error;
   return isDeepStrictEqual(canonical(a.value), canonical(b.value));
@@ -70,14 +71,15 @@ export interface BothWays {
  * `json`, the activation is JSON and each run gets it as verdict's rules do: cel-js converted (`view`), the
  * planner its roots unconverted (it converts where it reads); otherwise the activation is CEL values.
  */
-export function bothWays(expression: string, activation: Readonly<Record<string, unknown>>, environment: CelEnvironment = celEnvironment(), json = false): BothWays | undefined {
+export function bothWays(expression: string, activation: Readonly<Record<string, unknown>>, environment: CelEnvironment = celEnvironment(), json = false, units?: UnitModel): BothWays | undefined {
   let planned;
   let closures;
   let library;
   try {
-    planned = buildCel(expression, { environment, refuse: new Map() });
-    closures = buildCel(expression, { environment, refuse: new Map(), plan: 'closures' });
-    library = buildCel(expression, { environment, refuse: new Map(), plan: false });
+    const model = units ? { units } : {};
+    planned = buildCel(expression, { environment, refuse: new Map(), ...model });
+    closures = buildCel(expression, { environment, refuse: new Map(), plan: 'closures', ...model });
+    library = buildCel(expression, { environment, refuse: new Map(), plan: false, ...model });
   } catch (error) {
     if (error instanceof CelCompileError) return undefined;
     throw error;
@@ -92,7 +94,7 @@ export function bothWays(expression: string, activation: Readonly<Record<string,
     // The activation is converted inside the meter, as verdict's rules do it: conversion is charged.
     const out = outcome(() => withMeter(meter, () => cel.run(as(cel, conversions), conversions)));
     const converted = convertedUnits() - before;
-    return { ...out, cost: meter.spent - converted, ...(json ? { converted } : {}) };
+    return { ...out, cost: meter.cost, work: meter.spent - meter.cost - converted, ...(json ? { converted } : {}) };
   };
   if (planned.planned && planned.backend !== 'generated') throw new Error(`not generated: ${expression}`);
   const plan = run(planned);

@@ -6,7 +6,8 @@
  * here are those on the hot paths; anything else is the closure plan's step, called from the code.
  */
 import { below } from '../view.js';
-import { LIST_CREATE_UNITS, spend, counted } from '../runtime.js';
+import { spend, counted, work } from '../runtime.js';
+import { chargeOf } from '../units.js';
 import { invariant } from './hoist.js';
 import { callShape, attach, type CallNode } from './calls.js';
 import { combine } from './logic.js';
@@ -20,6 +21,13 @@ import type { Emitter } from './emit.js';
 import { emitChain, emitHas, plainCode } from './emit-fields.js';
 
 export function emitNode(e: Emitter, node: PlanNode, scope: Scope): string {
+  // The units of the block that starts here (units.ts), spent first, as the closures do.
+  const units = chargeOf(node);
+  if (units !== 0) e.line(`${e.constant(spend)}(${units});`);
+  return emitInner(e, node, scope);
+}
+
+function emitInner(e: Emitter, node: PlanNode, scope: Scope): string {
   const { alternate, macro } = node.meta;
   if (alternate) return emitNode(e, alternate, scope);
   if (macro) {
@@ -81,10 +89,8 @@ export function emitNode(e: Emitter, node: PlanNode, scope: Scope): string {
     case 'list': {
       const items = node.args as PlanNode[];
       // A list with optional elements (`[?x]`): the closure plan's step.
-      if (items.length > 0 && node.meta.evaluate?.name === 'evaluateOptional') return e.assign(`${e.constant(e.p.plan(node, scope))}(f)`);
+      if (items.length > 0 && node.meta.evaluate?.name === 'evaluateOptional') return e.assign(`${e.constant(e.p.bare(node, scope))}(f)`);
       expectEvaluate(node, ...(items.length === 0 ? ['emptyList', 'evaluate'] : ['evaluate']));
-      // cel-go's fixed charge for building a list, before its elements (as the closures and cel-js).
-      e.line(`${e.constant(spend)}(${LIST_CREATE_UNITS});`);
       // Last to first, as cel-js evaluates a list (the last error wins).
       const values: string[] = [];
       for (let i = items.length - 1; i >= 0; i--) values[i] = emitNode(e, items[i]!, scope);
@@ -99,7 +105,7 @@ export function emitNode(e: Emitter, node: PlanNode, scope: Scope): string {
       return emitAccuMap(e, node, scope);
     default:
       // Maps and anything rarer: the closure plan's step.
-      return e.assign(`${e.constant(e.p.plan(node, scope))}(f)`);
+      return e.assign(`${e.constant(e.p.bare(node, scope))}(f)`);
   }
 }
 
@@ -210,7 +216,7 @@ function emitHoisted(e: Emitter, node: PlanNode, scope: Scope, emit: () => strin
   const compute = e.helper(emit);
   const memo = e.temp();
   e.line(`${memo} = s[${at}];`);
-  e.line(`if (${memo} === undefined) s[${at}] = ${memo} = ${e.constant(counted)}(${compute}, f);\nelse if (${memo}.units > 0) ${e.constant(spend)}(${memo}.units);`);
+  e.line(`if (${memo} === undefined) s[${at}] = ${memo} = ${e.constant(counted)}(${compute}, f);\nelse {\nif (${memo}.units > 0) ${e.constant(spend)}(${memo}.units);\nif (${memo}.work > 0) ${e.constant(work)}(${memo}.work);\n}`);
   e.line(`if ('error' in ${memo}) throw ${memo}.error;`);
   return e.assign(`${memo}.value`);
 }
@@ -230,7 +236,7 @@ function emitComprehension(e: Emitter, node: PlanNode, scope: Scope): string {
   const iter = slot(scope);
   const iter2 = name2 === undefined ? -1 : slot(scope);
   const accu = slot(scope);
-  e.line(`${e.constant(spend)}(${e.constant(sizeOf)}(${range}));`);
+  e.line(`${e.constant(work)}(${e.constant(sizeOf)}(${range}));`);
   // Not a container: converted first, so an error names the type a converted activation has.
   const value = rawTrie && each ? `(${range} === null || typeof ${range} !== 'object' ? ${e.constant(below)}(${range}, ${e.constant(rawTrie)}, f.conv) : ${range})` : range;
   const items = e.assign(`${e.constant(name2 === undefined ? iterable : entries)}(${e.constant(ev)}, ${value}, ${e.constant(a.iterable)})`);

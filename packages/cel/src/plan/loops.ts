@@ -5,20 +5,20 @@
  * error. The range's size is spent from the cost meter before the first step, as verdict's instrumented
  * cel-js handler does.
  */
-import { keyUnits, spend } from '../runtime.js';
+import { keyUnits, work } from '../runtime.js';
 import { below } from '../view.js';
 import { lazyField } from './fields.js';
 import { bindRaw, planRaw } from './raw.js';
 import type { Planner, Scope } from './plan.js';
 import { NotPlanned, type CelType, type ComprehensionArgs, type Evaluator, type Frame, type PlanNode, type Step } from './node.js';
 
-/** What a comprehension over `items` spends before it iterates: a unit per element or key (four per key of a wide map). */
+/** The work a comprehension over `items` charges before it iterates: a unit per element or key (four per key of a wide map). */
 export function sizeOf(items: unknown): number {
   if (Array.isArray(items)) return items.length;
   if (items instanceof Map || items instanceof Set) return items.size;
   if (items !== null && typeof items === 'object') {
     // Counting a map's keys is work: a spent budget stops here first (loops go on past an element's error).
-    spend(0);
+    work(0);
     return keyUnits(Object.keys(items).length);
   }
   return 1;
@@ -72,7 +72,7 @@ export function planComprehension(p: Planner, node: PlanNode, scope: Scope): Ste
   /** The range (metered, as a list) and the accumulator's initial value, in its slot. */
   const start = (f: Frame): unknown[] => {
     const value = range(f);
-    spend(sizeOf(value));
+    work(sizeOf(value));
     // Not a container: converted first, so an error names the type a converted activation has.
     const items = iterable(ev, rawTrie && each && (value === null || typeof value !== 'object') ? below(value, rawTrie, f.conv) : value, a.iterable);
     f.slots[accu] = init(f);
@@ -105,7 +105,7 @@ function planTwoVarComprehension(p: Planner, a: ComprehensionArgs, scope: Scope)
   };
   const start = (f: Frame): [unknown, unknown][] => {
     const value = range(f);
-    spend(sizeOf(value));
+    work(sizeOf(value));
     const items = entries(ev, value, a.iterable);
     f.slots[accu] = init(f);
     return items;

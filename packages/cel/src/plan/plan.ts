@@ -10,7 +10,7 @@
  * Semantics followed node by node (cel-js 8.0.0, lib/operators.js, macros.js, registry.js): operands
  * evaluate left to right, call arguments and list elements right to left; `&&`/`||` are commutative over
  * errors; `all`/`exists` let a decisive element win over an earlier error, the other comprehensions stop
- * at the first; a comprehension spends the size of its range from the cost meter before iterating.
+ * at the first. Each node where a block of the API server's cost units starts spends them first (units.ts).
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { mapInsert, mapLiteral, optionalList } from '@marcbachmann/cel-js/evaluator';
@@ -22,7 +22,8 @@ import { hoisted } from './hoist.js';
 import { canGenerate, generate } from './emit.js';
 import { escape, planRaw } from './raw.js';
 import type { PathTrie } from '../compile.js';
-import { LIST_CREATE_UNITS, MAP_CREATE_UNITS, spend } from '../runtime.js';
+import { spend } from '../runtime.js';
+import { chargeOf } from '../units.js';
 import type { CelCache } from '../values.js';
 import { evaluateName, evaluatorOf, NotPlanned, type Evaluator, type Frame, type PlanNode, type Step } from './node.js';
 
@@ -44,6 +45,8 @@ export interface Planner {
   /** Every function of the environment is pure (invariant calls may be computed once: plan/hoist.ts). */
   readonly pure: boolean;
   plan(node: PlanNode, scope: Scope): Step;
+  /** `node`'s step without the units of a block starting there (the generated code spends them itself). */
+  bare(node: PlanNode, scope: Scope): Step;
 }
 
 /**
@@ -60,7 +63,7 @@ export type Backend = 'generated' | 'closures';
  * generated code where the runtime compiles code (plan/emit.ts), else (or with `backend: 'closures'`) closures.
  */
 export function planCel(root: PlanNode, env: Environment, options: { roots?: ReadonlyMap<string, PathTrie>; pure?: boolean; backend?: Backend } = {}): { run: Plan; backend: Backend } | undefined {
-  const planner: Planner = { ev: evaluatorOf(env), roots: options.roots ?? new Map(), pure: options.pure ?? false, plan: (node, scope) => planNode(planner, node, scope) };
+  const planner: Planner = { ev: evaluatorOf(env), roots: options.roots ?? new Map(), pure: options.pure ?? false, plan: (node, scope) => planNode(planner, node, scope), bare: (node, scope) => planInner(planner, node, scope) };
   const attempt = (backend: Backend): { run: Plan; backend: Backend } | undefined => {
     const count = { n: 0 };
     const scope: Scope = { vars: new Map(), raw: new Map(), accu: undefined, count };
@@ -100,7 +103,18 @@ export function handleOf<F>(node: PlanNode): F {
 type Binary = (left: unknown, right: unknown, node: PlanNode, ev: Evaluator) => unknown;
 type Unary = (value: unknown, node: PlanNode, ev: Evaluator) => unknown;
 
+/** A node's step, spending first the units of the block that starts there (units.ts). */
 function planNode(p: Planner, node: PlanNode, scope: Scope): Step {
+  const step = planInner(p, node, scope);
+  const units = chargeOf(node);
+  if (units === 0) return step;
+  return (f) => {
+    spend(units);
+    return step(f);
+  };
+}
+
+function planInner(p: Planner, node: PlanNode, scope: Scope): Step {
   const { alternate, macro } = node.meta;
   if (alternate) return p.plan(alternate, scope);
   if (macro) {
@@ -162,30 +176,19 @@ function planNode(p: Planner, node: PlanNode, scope: Scope): Step {
       expectEvaluate(node, 'evaluate');
       return hoisted(p, node, scope, planCallNode(p, node, scope));
     case 'list': {
-      // Each list built spends cel-go's fixed charge first (as ast.ts's cel-js evaluation does).
       const items = node.args as PlanNode[];
       if (items.length === 0) {
         expectEvaluate(node, 'emptyList', 'evaluate');
-        return () => {
-          spend(LIST_CREATE_UNITS);
-          return [];
-        };
+        return () => [];
       }
       if (evaluateName(node) === 'evaluateOptional') {
         // `[?x, …]`: the elements, then those marked optional kept when present (cel-js's optionalList).
         const values = planList(p, items, scope);
         const ev = p.ev;
-        return (f) => {
-          spend(LIST_CREATE_UNITS);
-          return optionalList(ev, node, values(f));
-        };
+        return (f) => optionalList(ev, node, values(f));
       }
       expectEvaluate(node, 'evaluate');
-      const values = planList(p, items, scope);
-      return (f) => {
-        spend(LIST_CREATE_UNITS);
-        return values(f);
-      };
+      return planList(p, items, scope);
     }
     case 'map':
       return planMap(p, node, scope);
@@ -260,19 +263,13 @@ function planMap(p: Planner, node: PlanNode, scope: Scope): Step {
   const entries = node.args as [PlanNode, PlanNode][];
   if (entries.length === 0) {
     expectEvaluate(node, 'emptyMap', 'evaluate');
-    return () => {
-      spend(MAP_CREATE_UNITS);
-      return {};
-    };
+    return () => ({});
   }
   expectEvaluate(node, 'evaluate');
   const steps = entries.map(([k, v]) => [p.plan(k, scope), p.plan(v, scope)] as const);
   const ev = p.ev;
   // cel-js's mapLiteral: a plain object, prototype-changing keys dropped, a repeated key an error, optional entries kept when present.
-  return (f) => {
-    spend(MAP_CREATE_UNITS);
-    return mapLiteral(ev, node, steps.map(([k, v]) => [k(f), v(f)]));
-  };
+  return (f) => mapLiteral(ev, node, steps.map(([k, v]) => [k(f), v(f)]));
 }
 
 type AccuMap = Record<string, unknown> | Map<unknown, unknown>;
