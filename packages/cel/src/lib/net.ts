@@ -256,24 +256,20 @@ function register(env: Environment): void {
   env.registerFunction('net.CIDR.masked(): net.CIDR', masked);
   env.registerFunction('net.CIDR.prefixLength(): int', (c: CIDR) => BigInt(c.bits));
   const comparing = (c: CIDR) => scanUnits(cidrSize(c) + cidrSize(c));
-  env.registerFunction('net.CIDR.containsIP(net.IP): bool', (c: CIDR, ip: IP) => {
-    spend(comparing(c));
-    return contains(c, ip);
-  });
-  env.registerFunction('net.CIDR.containsIP(string): bool', (c: CIDR, s: string) => {
-    spend(comparing(c) + scanUnits(stringSize(s)));
-    return contains(c, ipOf(s));
-  });
-  const masking = (c: CIDR) => comparing(c) + scanUnits(cidrSize(c)) + 1;
-  const containsCIDR = (c: CIDR, o: CIDR) => o.bits >= c.bits && contains(c, o.ip);
-  env.registerFunction('net.CIDR.containsCIDR(net.CIDR): bool', (c: CIDR, o: CIDR) => {
-    spend(masking(c));
-    return containsCIDR(c, o);
-  });
-  env.registerFunction('net.CIDR.containsCIDR(string): bool', (c: CIDR, s: string) => {
-    spend(masking(c) + scanUnits(stringSize(s)));
-    return containsCIDR(c, cidrOf(s));
-  });
+  // containsIP and containsCIDR, each taking a value or a string (whose parse is added to the units).
+  const containment = <T>(call: `${string}(${string})`, units: (c: CIDR) => number, parse: (s: string) => T, test: (c: CIDR, x: T) => boolean) => {
+    const name = call.slice(0, call.indexOf('('));
+    env.registerFunction(`net.CIDR.${call}: bool`, (c: CIDR, x: T) => {
+      spend(units(c));
+      return test(c, x);
+    });
+    env.registerFunction(`net.CIDR.${name}(string): bool`, (c: CIDR, s: string) => {
+      spend(units(c) + scanUnits(stringSize(s)));
+      return test(c, parse(s));
+    });
+  };
+  containment('containsIP(net.IP)', comparing, ipOf, contains);
+  containment('containsCIDR(net.CIDR)', (c) => comparing(c) + scanUnits(cidrSize(c)) + 1, cidrOf, (c, o: CIDR) => o.bits >= c.bits && contains(c, o.ip));
   env.registerOperator('net.CIDR == net.CIDR', (a: CIDR, b: CIDR) => a.bits === b.bits && same(a.ip.bytes, b.ip.bytes));
   // The type names `net.IP` and `net.CIDR` (`type(x) == net.IP`): fields of a `net` namespace holding the types.
   class NetNamespace {
