@@ -80,7 +80,8 @@ function labelValue(s: string): string[] {
 /** apimachinery's maskTrailingDash: a generated-name prefix may end with "-". */
 const prefixed = (check: (s: string) => string[]) => (s: string) => check(s.length > 1 && s.endsWith('-') ? `${s.slice(0, -1)}a` : s);
 
-const UUID = /^[a-fA-F0-9]{8}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{12}$/;
+/** kube-openapi strfmt's UUIDPattern: hyphens optional, any case. */
+const UUID = /^[a-fA-F0-9]{8}-?[a-fA-F0-9]{4}-?[a-fA-F0-9]{4}-?[a-fA-F0-9]{4}-?[a-fA-F0-9]{12}$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 const DATETIME = /^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$/;
