@@ -133,6 +133,19 @@ describe('strings extension: the API server units of each call', () => {
     expect(long.work).toBe(10_000);
   });
 
+  it('prints a list nested 100,000 deep for %s with its own stack, charging the template only and the printing as work', () => {
+    let nested: unknown = 1n;
+    for (let i = 0; i < 100_000; i++) nested = [nested];
+    let out: unknown;
+    const spent = charged(() => {
+      out = override(stringsLibrary, '.format/1')(['%s', [nested]]);
+    });
+    expect((out as string).length).toBe(200_001);
+    expect(spent.cost).toBe(1);
+    expect(spent.work).toBeGreaterThanOrEqual(100_000);
+    expect(override(stringsLibrary, '.format/1')(['%s', [{ b: [1n, 'x'], a: new Map([[true, null]]) }]])).toBe('{a: {true: null}, b: [1, x]}');
+  });
+
   it('trims a long run of spaces in one pass', () => {
     expect(override(stringsLibrary, '.trim/0')([`${' '.repeat(1_000_000)}x${' \u3000'.repeat(100_000)}`])).toBe('x');
   });

@@ -8,7 +8,7 @@
  * text, a type by its name, and lists and maps with their elements unquoted (`[a, 3.14]`, map entries
  * sorted by their printed keys: `{k: v}`). Errors are cel-go's messages.
  */
-import { fail } from '../runtime.js';
+import { fail, keyUnits, work } from '../runtime.js';
 import { celTypeName, utf8 } from '../values.js';
 import { workOver } from './costed.js';
 
@@ -171,7 +171,7 @@ function entriesOf(v: object): [unknown, unknown][] | undefined {
   if (v instanceof Map) return [...(v as Map<unknown, unknown>)];
   if (v.constructor === Object || v.constructor === undefined) {
     // Listing the keys is work: a spent budget stops here, before it.
-    workOver(0);
+    work(0);
     return Object.entries(v);
   }
   return undefined;
@@ -202,7 +202,8 @@ function text(root: unknown): string {
     }
     const entries = typeof v === 'object' && v !== null && !(v instanceof Uint8Array) && !(v instanceof Date) ? entriesOf(v) : undefined;
     if (entries) {
-      workOver(entries.length);
+      // Listing, printing and sorting the keys (a wide object's keys cost V8 more to list: runtime.ts keyUnits).
+      workOver(keyUnits(entries.length));
       // Keys are scalars (int, uint, bool, string): printed at once, then sorted by their text, as cel-go does.
       const printed = entries.map(([k, x]) => [scalarText(k), x] as const);
       printed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
