@@ -169,6 +169,15 @@ describe('regular expressions', () => {
     expect(units(() => find('abc 123 def 123', '123'))).toBe(2);
   });
 
+  it('charges the global matches(value, pattern) one unit (its overload is not in cel-go\'s cost switch) and the match as work', () => {
+    const global = handler(regexLibrary, 'matches(string, string): bool');
+    for (const s of STRINGS) {
+      const spent = charged(() => global(s, '[a-z]+'));
+      expect(spent.cost).toBe(1);
+      expect(spent.work).toBe(regex(size(s), 6));
+    }
+  });
+
   it('charges the matches of an empty pattern, free upstream, as work', () => {
     const all = charged(() => handler(regexLibrary, 'string.findAll(string): list<string>')('x'.repeat(10_000), ''));
     expect(all.cost).toBe(0);
@@ -392,6 +401,7 @@ describe('through a compiled expression', () => {
       ['s.split(",")', (s) => scan2(size(s))],
       ['s.indexOf("zz")', (s) => Math.floor(bytes(s) * 0.1)],
       ['s.matches("[a-z]+")', (s) => regex(size(s), 6) - regex(0, 6)],
+      ['matches(s, "[a-z]+")', () => 0],
       ['isQuantity(s)', (s) => scan(size(s))],
       ['isIP(s)', (s) => scan(size(s))],
     ];

@@ -4,7 +4,7 @@
  */
 import { compileRegex } from '../regex.js';
 import { DECLINE } from '../ast.js';
-import { fail, spend } from '../runtime.js';
+import { fail, spend, work } from '../runtime.js';
 import { regexUnits, stringSize, workOver } from './costed.js';
 import type { CelLibrary } from './index.js';
 
@@ -33,6 +33,16 @@ function matches(value: unknown, pattern: unknown): boolean | typeof DECLINE {
   return regex(pattern).test(value);
 }
 
+/**
+ * The global form `matches(value, pattern)`: its overload (`matches`, not the method's `matches_string`) is not in
+ * cel-go's cost switch, so the API server charges it its default one unit; the match is verdict's work.
+ */
+function matchesGlobal(value: string, pattern: string): boolean {
+  spend(1);
+  work(regexUnits(stringSize(value), stringSize(pattern)));
+  return regex(pattern).test(value);
+}
+
 function findAll(value: string, pattern: string, limit: bigint): string[] {
   // An empty pattern costs nothing upstream, yet matches between every two characters: that list is verdict's work.
   if (spendMatch(value, pattern) === 0) workOver(value.length + 1);
@@ -43,7 +53,7 @@ function findAll(value: string, pattern: string, limit: bigint): string[] {
 export const regexLibrary: CelLibrary = {
   name: 'regex',
   register(env) {
-    env.registerFunction('matches(string, string): bool', (value: string, pattern: string) => matches(value, pattern) === true);
+    env.registerFunction('matches(string, string): bool', matchesGlobal);
     env.registerFunction('string.find(string): string', (value: string, pattern: string) => {
       spendMatch(value, pattern);
       return regex(pattern).find(value) ?? '';
