@@ -112,7 +112,8 @@ function timed(source: string, values: Record<string, unknown>): Timed {
       // Budget denials are answers too; an error of the expression (a type mismatch) also is.
       if (!(error instanceof BudgetExceeded) && !(error instanceof Error)) throw error;
     }
-    return { ms: performance.now() - start, cost: Math.min(meter.spent, BUDGET) };
+    // Time follows the units of both kinds: the API server's and verdict's own work.
+    return { ms: performance.now() - start, cost: Math.min(meter.spent, BUDGET) + Math.min(meter.worked, BUDGET) };
   };
   once();
   let best = once();

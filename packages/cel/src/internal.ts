@@ -18,6 +18,7 @@ export { Activation, given, view } from './view.js';
 export { compileRegex, type LinearRegex } from './regex.js';
 export { CelError, RegexError } from './errors.js';
 export { UNMETERED, type CelMeter } from './meter.js';
+export { API_SERVER_UNITS, type UnitModel } from './units.js';
 export { closest, didYouMean } from './suggest.js';
 export { FORBIDDEN_KEYS, isForbiddenKey } from './keys.js';
 export type { CelConstant, CelFunction, CelOverride, CelType } from './env.js';

@@ -7,8 +7,8 @@
  * Kubernetes' library costs, units.ts): a per-expression or per-policy limit counts those only, so that verdict
  * cancels what the API server cancels and admits what it admits. `work` takes the units of what verdict does
  * where cel-go does nothing comparable (converting JSON input to CEL values, walking two lists compared, listing the
- * keys of a wide map): the evaluation's budget counts them with the rest, so that every evaluation is bounded
- * by its work, whatever cel-go would have charged.
+ * keys of a wide map): the evaluation's budget holds them to the same figure, counted apart, so that every
+ * evaluation is bounded by its work, whatever cel-go would have charged.
  */
 import { CelBudgetExceeded } from './errors.js';
 
@@ -21,18 +21,23 @@ export interface CelMeter {
 }
 
 /**
- * A meter with a fixed budget of work, in cost units (both kinds); throws {@link CelBudgetExceeded} when an
- * evaluation passes it. `cost` is what the API server would have charged (the `spend` units alone).
+ * A meter with a fixed budget, in the API server's units; verdict's own work is held to the same figure, counted
+ * apart. Throws {@link CelBudgetExceeded} when an evaluation passes either. `cost` is what the API server would have
+ * charged (the `spend` units).
  */
 export class CelBudget implements CelMeter {
   private left: number;
+  private workLeft: number;
   /** The API server's units spent. */
   cost = 0;
+  /** Units of verdict's own work spent. */
+  worked = 0;
   /** Made once: all()/exists() go on past an element's error, so it is thrown again for each element left. */
   #exceeded: CelBudgetExceeded | undefined;
 
   constructor(readonly limit: number) {
     this.left = limit;
+    this.workLeft = limit;
   }
 
   spend(units: number): void {
@@ -42,14 +47,11 @@ export class CelBudget implements CelMeter {
   }
 
   work(units: number): void {
-    this.left -= units;
-    if (this.left < 0) throw (this.#exceeded ??= new CelBudgetExceeded(this.limit));
+    this.worked += units;
+    this.workLeft -= units;
+    if (this.workLeft < 0) throw (this.#exceeded ??= new CelBudgetExceeded(this.limit));
   }
 
-  /** Units spent so far, of both kinds. */
-  get spent(): number {
-    return this.limit - this.left;
-  }
 }
 
 /** A meter that never runs out. */

@@ -23,11 +23,12 @@ export interface CompiledCel {
    */
   evaluate(variables?: Readonly<Record<string, unknown>>): unknown;
   /**
-   * Evaluates as {@link CompiledCel.evaluate} does, and gives the evaluation's cost in the API server's units: what
+   * Evaluates as {@link CompiledCel.evaluate} does, and gives the evaluation's `cost` in the API server's units: what
    * cel-go's runtime cost tracker with Kubernetes' library costs counts for the same expression and input, which the
-   * API server holds to 1,000,000 per expression (docs/security.md#the-cost-of-cel).
+   * API server holds to 1,000,000 per expression (docs/security.md#the-cost-of-cel). `work` counts verdict's own
+   * units (converting the variables to CEL values, walking lists compared), which the budget holds to the same figure.
    */
-  evaluateWithCost(variables?: Readonly<Record<string, unknown>>): { readonly value: unknown; readonly cost: number };
+  evaluateWithCost(variables?: Readonly<Record<string, unknown>>): { readonly value: unknown; readonly cost: number; readonly work: number };
 }
 
 /** Options of {@link compileCel}. */
@@ -105,7 +106,7 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
     evaluateWithCost(variables = {}) {
       const meter = new CelBudget(budget ?? Number.POSITIVE_INFINITY);
       const value = evaluate(variables, meter);
-      return { value, cost: meter.cost };
+      return { value, cost: meter.cost, work: meter.worked };
     },
   };
 }

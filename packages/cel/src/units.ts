@@ -301,9 +301,9 @@ function setCharge(node: Node, units: number): void {
   };
 }
 
-/** cel-js's optMap/optFlatMap expansion: a comprehension over `[value]` with no accumulator of its own. */
+/** cel-js's optMap/optFlatMap expansion (patches/): a comprehension over `[value]`, its accumulator `null`, never read. */
 function isBinding(a: ComprehensionArgs): boolean {
-  return a.kind === undefined && !a.errorsAreFatal && a.init.op === 'value' && a.iterable.op === 'list' && Array.isArray(a.iterable.args) && a.iterable.args.length === 1;
+  return a.kind === undefined && a.init.op === 'value' && a.init.args === null && a.iterable.op === 'list' && Array.isArray(a.iterable.args) && a.iterable.args.length === 1;
 }
 
 /** The comprehension's loop condition charged on each call, its result once (both shared by the planner and cel-js). */

@@ -66,7 +66,7 @@ describe('two-variable comprehensions over admission objects', () => {
     const twoVar = compileCel('items.all(i, a, items.all(j, b, i + j >= 0))', { budget: 10_000 });
     expect(() => twoVar.evaluate({ items })).toThrow(/exceeded its cost budget of 10000 units/);
     // all(): per element the loop condition (2), `__result__ && p` (1 + `i >= 0`: 2); `items` and the result once.
-    expect(compileCel('items.all(i, a, i >= 0)').evaluateWithCost({ items })).toEqual({ value: true, cost: 200 * 5 + 2 });
+    expect(compileCel('items.all(i, a, i >= 0)').evaluateWithCost({ items })).toMatchObject({ value: true, cost: 200 * 5 + 2 });
     expect(compileCel('items.all(x, x >= 0)').evaluateWithCost({ items }).cost).toBe(200 * 5 + 2);
     // transformList(): per element `__result__ + [a]` (the accumulator, a list literal, `+`: 12, and `a`: 1).
     expect(compileCel('items.transformList(i, a, a)').evaluateWithCost({ items }).cost).toBe(200 * 13 + 2);

@@ -94,7 +94,7 @@ export function bothWays(expression: string, activation: Readonly<Record<string,
     // The activation is converted inside the meter, as verdict's rules do it: conversion is charged.
     const out = outcome(() => withMeter(meter, () => cel.run(as(cel, conversions), conversions)));
     const converted = convertedUnits() - before;
-    return { ...out, cost: meter.cost, work: meter.spent - meter.cost - converted, ...(json ? { converted } : {}) };
+    return { ...out, cost: meter.cost, work: meter.worked - converted, ...(json ? { converted } : {}) };
   };
   if (planned.planned && planned.backend !== 'generated') throw new Error(`not generated: ${expression}`);
   const plan = run(planned);

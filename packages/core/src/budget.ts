@@ -49,11 +49,12 @@ export function textCost(length: number): number {
 /**
  * An evaluation's meter. Two kinds of units: `spend` (the API server's units for CEL, every unit of the other
  * rule languages) counts against the running part's limit ({@link CostMeter.within}) and the budget; `work`
- * (what verdict's CEL does where cel-go does nothing comparable: converting input, walking compared lists)
- * counts against the budget only.
+ * (what verdict's CEL does where cel-go does nothing comparable: converting input, walking compared lists) is
+ * held to the same budget, counted apart, and never against a part's limit.
  */
 export class CostMeter {
   private left: number;
+  private workLeft: number;
   /** Units of `spend` the running part may still spend (`within`); Infinity outside any. */
   private cap = Number.POSITIVE_INFINITY;
   /** The error thrown once the budget is spent, made once: all()/exists() go on past an element's error, so it is thrown again per element. */
@@ -62,6 +63,7 @@ export class CostMeter {
   /** @param limit units this meter may spend (`Infinity`: unlimited) */
   constructor(readonly limit: number) {
     this.left = limit;
+    this.workLeft = limit;
   }
 
   /** Spends `units` (≥ 0); throws {@link BudgetExceeded} once the total passes the limit (or the running part's limit). */
@@ -73,8 +75,8 @@ export class CostMeter {
 
   /** Spends `units` (≥ 0) of work the running part's limit does not count; throws {@link BudgetExceeded} past the budget. */
   work(units: number): void {
-    this.left -= units;
-    if (this.left < 0) throw this.exceeded();
+    this.workLeft -= units;
+    if (this.workLeft < 0) throw this.exceeded();
   }
 
   private exceeded(): BudgetExceeded {
@@ -120,9 +122,14 @@ export class CostMeter {
     return out as T;
   }
 
-  /** Units spent so far, of both kinds. */
+  /** Units spent so far (`spend`'s; `work` is counted apart). */
   get spent(): number {
     return this.limit - this.left;
+  }
+
+  /** Units of `work` spent so far. */
+  get worked(): number {
+    return this.limit - this.workLeft;
   }
 }
 

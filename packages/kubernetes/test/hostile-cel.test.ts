@@ -284,11 +284,19 @@ const ATTACKS: Attack[] = [
     outcome: 'allowed',
   },
   {
+    name: 'MAP JSONPatch: an annotation per container; 15,000 containers',
+    documents: () => map([{ patch: "object.spec.containers.map(c, JSONPatch{op: 'add', path: '/metadata/annotations/' + jsonpatch.escapeKey('image.' + c.name), value: c.image})" }]),
+    object: () => pod({ containers: containers(15_000) }, { annotations: {} }),
+    outcome: 'allowed',
+    check: (_response, patched) => expect(Object.keys((patched as { metadata: { annotations: object } }).metadata.annotations)).toHaveLength(15_000),
+  },
+  {
+    // The API server counts about 60 units per container (the step's list and `+`, the JSONPatch built, the path's parts):
+    // over 20,000 containers the expression passes its 1,000,000 and is cancelled.
     name: 'MAP JSONPatch: an annotation per container; 20,000 containers',
     documents: () => map([{ patch: "object.spec.containers.map(c, JSONPatch{op: 'add', path: '/metadata/annotations/' + jsonpatch.escapeKey('image.' + c.name), value: c.image})" }]),
     object: () => pod({ containers: containers(20_000) }, { annotations: {} }),
-    outcome: 'allowed',
-    check: (_response, patched) => expect(Object.keys((patched as { metadata: { annotations: object } }).metadata.annotations)).toHaveLength(20_000),
+    outcome: 'cancelled',
   },
   {
     name: 'MAP JSONPatch: add a copy of a field nested 10,000 deep (a stack overflow denied it)',

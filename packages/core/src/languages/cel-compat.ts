@@ -32,5 +32,12 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
         throw asVerdict(error);
       }
     },
+    evaluateWithCost(variables) {
+      try {
+        return compiled.evaluateWithCost(variables);
+      } catch (error) {
+        throw asVerdict(error);
+      }
+    },
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { Fn, Scope } from '../logic/scope.js';
 import { ownGet } from '../util/object.js';
+import { BudgetExceeded } from '../budget.js';
 import {
   Activation, buildCel, celTypeName, fromCel, given, mergeTries, view, withMeter,
   type CelCache, type CelEnvironment, type CompiledExpression, type PathTrie,
@@ -169,6 +170,8 @@ function variablesOf(ctx: CelContext, scope: Scope, state: State): object {
       state.values.set(name, value);
       return value;
     } catch (error) {
+      // The evaluation's budget spent ends the evaluation, wherever it runs out (a variable's error would be the policy's).
+      if (error instanceof BudgetExceeded) throw error;
       throw new Error(`variables.${name}: ${(error as Error).message}`, { cause: error });
     } finally {
       state.computing.delete(name);
