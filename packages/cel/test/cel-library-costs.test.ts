@@ -59,7 +59,7 @@ function override(lib: CelLibrary, key: string): (values: unknown[]) => unknown 
 function charged(f: () => unknown): { cost: number; work: number } {
   const meter = new CelBudget(Number.MAX_SAFE_INTEGER);
   withMeter(meter, f);
-  return { cost: meter.cost, work: meter.spent - meter.cost };
+  return { cost: meter.cost, work: meter.worked };
 }
 
 const units = (f: () => unknown) => charged(f).cost;
