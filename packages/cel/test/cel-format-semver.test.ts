@@ -13,6 +13,8 @@ describe('Kubernetes CEL format library', () => {
     ['qualified name', '!format.qualifiedName().validate("example.com/MyName").hasValue() && format.qualifiedName().validate("a/b/c").hasValue()', true],
     ['label value', '!format.labelValue().validate("").hasValue() && format.labelValue().validate("-bad").hasValue()', true],
     ['uuid', '!format.uuid().validate("123e4567-e89b-12d3-a456-426614174000").hasValue() && format.uuid().validate("123").hasValue()', true],
+    // kube-openapi's UUIDPattern makes the hyphens optional.
+    ['uuid without hyphens', '!format.uuid().validate("123E4567E89B12D3A456426614174000").hasValue() && format.uuid().validate("123e4567-e89b12d3a456-42661417400").hasValue()', true],
     ['byte (base64)', '!format.byte().validate("aGVsbG8=").hasValue() && format.byte().validate("not base64").hasValue()', true],
     ['date and datetime', '!format.date().validate("2024-02-29").hasValue() && format.date().validate("2023-02-29").hasValue() && !format.datetime().validate("2024-01-01T10:00:00Z").hasValue()', true],
     ['named', 'format.named("dns1123Label").hasValue() && !format.named("nope").hasValue()', true],

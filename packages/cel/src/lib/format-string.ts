@@ -8,8 +8,9 @@
  * text, a type by its name, and lists and maps with their elements unquoted (`[a, 3.14]`, map entries
  * sorted by their printed keys: `{k: v}`). Errors are cel-go's messages.
  */
-import { fail, spendSize } from '../runtime.js';
+import { fail, keyUnits, work } from '../runtime.js';
 import { celTypeName, utf8 } from '../values.js';
+import { workOver } from './costed.js';
 
 /** The type name cel-go's messages use (`google.protobuf.Duration`, `null_type`). */
 function typeName(v: unknown): string {
@@ -153,8 +154,74 @@ function durationText(d: { seconds: bigint; nanos: number }): string {
   return `${shortest(Number(d.seconds) + d.nanos / 1e9)}s`;
 }
 
-/** `%s`: any CEL value but an object type, lists and maps included. */
-function text(v: unknown): string {
+/** Text written as it is between the parts of a list or map (`[`, `, `, `: `, …) by {@link text}. */
+class Literal {
+  constructor(readonly text: string) {}
+}
+
+const OPEN_LIST = new Literal('[');
+const CLOSE_LIST = new Literal(']');
+const OPEN_MAP = new Literal('{');
+const CLOSE_MAP = new Literal('}');
+const COMMA = new Literal(', ');
+const COLON = new Literal(': ');
+
+/** The entries of a map (a `Map` or a plain object), or undefined for any other value. */
+function entriesOf(v: object): [unknown, unknown][] | undefined {
+  if (v instanceof Map) return [...(v as Map<unknown, unknown>)];
+  if (v.constructor === Object || v.constructor === undefined) {
+    // Listing the keys is work: a spent budget stops here, before it.
+    work(0);
+    return Object.entries(v);
+  }
+  return undefined;
+}
+
+/**
+ * `%s`: any CEL value but an object type, lists and maps included, printed with an explicit stack (nesting never
+ * reaches the JavaScript stack); each list or map is charged as verdict's work before its elements are visited.
+ */
+function text(root: unknown): string {
+  let out = '';
+  const todo: unknown[] = [root];
+  while (todo.length > 0) {
+    const v = todo.pop();
+    if (v instanceof Literal) {
+      out += v.text;
+      continue;
+    }
+    if (Array.isArray(v)) {
+      workOver(v.length);
+      todo.push(CLOSE_LIST);
+      for (let i = v.length - 1; i >= 0; i--) {
+        todo.push(v[i]);
+        if (i > 0) todo.push(COMMA);
+      }
+      todo.push(OPEN_LIST);
+      continue;
+    }
+    const entries = typeof v === 'object' && v !== null && !(v instanceof Uint8Array) && !(v instanceof Date) ? entriesOf(v) : undefined;
+    if (entries) {
+      // Listing, printing and sorting the keys (a wide object's keys cost V8 more to list: runtime.ts keyUnits).
+      workOver(keyUnits(entries.length));
+      // Keys are scalars (int, uint, bool, string): printed at once, then sorted by their text, as cel-go does.
+      const printed = entries.map(([k, x]) => [scalarText(k), x] as const);
+      printed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+      todo.push(CLOSE_MAP);
+      for (let i = printed.length - 1; i >= 0; i--) {
+        todo.push(printed[i]![1], COLON, new Literal(printed[i]![0]));
+        if (i > 0) todo.push(COMMA);
+      }
+      todo.push(OPEN_MAP);
+      continue;
+    }
+    out += scalarText(v);
+  }
+  return out;
+}
+
+/** `%s` of a value that is not a list or map. */
+function scalarText(v: unknown): string {
   switch (typeof v) {
     case 'string': return v;
     case 'bigint': return v.toString();
@@ -167,13 +234,6 @@ function text(v: unknown): string {
   if (u !== undefined) return u.toString();
   if (v instanceof Uint8Array) return bytesText(v);
   if (v instanceof Date) return timestampText(v);
-  if (Array.isArray(v)) return `[${v.map(text).join(', ')}]`;
-  const entries = v instanceof Map ? [...v] : typeof v === 'object' && (v.constructor === Object || v.constructor === undefined) ? Object.entries(v) : undefined;
-  if (entries) {
-    const printed = entries.map(([k, x]) => [text(k), text(x)] as const);
-    printed.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    return `{${printed.map(([k, x]) => `${k}: ${x}`).join(', ')}}`;
-  }
   const name = celTypeName(v);
   if (name === 'Duration') return durationText(v as { seconds: bigint; nanos: number });
   if (name === 'Type') return printedTypeName(String((v as { name: unknown }).name));
@@ -233,8 +293,8 @@ export function formatString(template: string, args: readonly unknown[]): string
       const m = /^\.([0-9]*)/.exec(template.slice(j))!;
       if (j + m[0].length >= template.length) fail('could not parse formatting clause: error while parsing precision: could not find end of precision specifier');
       precision = m[1] === '' ? 0 : Number(m[1]);
-      // The output grows with the precision: charged before it is built.
-      spendSize(precision);
+      // The output grows with the precision: verdict's work (the API server charges the template's scan only), charged before it is built.
+      workOver(precision);
       j += m[0].length;
     }
     const verb = template[j];
@@ -255,6 +315,7 @@ export function formatString(template: string, args: readonly unknown[]): string
     }
     i = j;
   }
-  spendSize(out.length);
+  // Building the result is verdict's work.
+  workOver(out.length);
   return out;
 }

@@ -5,7 +5,8 @@
  */
 import { Optional, type Environment } from '@marcbachmann/cel-js';
 import { compileRegex } from '../regex.js';
-import { spend, spendSize } from '../runtime.js';
+import { spend } from '../runtime.js';
+import { regexUnits, stringSize } from './costed.js';
 import type { CelLibrary } from './index.js';
 import { parseURL } from './url.js';
 
@@ -79,7 +80,8 @@ function labelValue(s: string): string[] {
 /** apimachinery's maskTrailingDash: a generated-name prefix may end with "-". */
 const prefixed = (check: (s: string) => string[]) => (s: string) => check(s.length > 1 && s.endsWith('-') ? `${s.slice(0, -1)}a` : s);
 
-const UUID = /^[a-fA-F0-9]{8}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{4}-[a-fA-F0-9]{12}$/;
+/** kube-openapi strfmt's UUIDPattern: hyphens optional, any case. */
+const UUID = /^[a-fA-F0-9]{8}-?[a-fA-F0-9]{4}-?[a-fA-F0-9]{4}-?[a-fA-F0-9]{4}-?[a-fA-F0-9]{12}$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const DATE = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/;
 const DATETIME = /^([0-9]{4}-[0-9]{2}-[0-9]{2})[Tt]([0-9]{2}):([0-9]{2}):([0-9]{2})(\.[0-9]+)?([Zz]|[+-][0-9]{2}:[0-9]{2})$/;
@@ -114,6 +116,27 @@ const FORMATS: Record<string, (s: string) => string[]> = {
   },
 };
 
+/**
+ * Each format's `MaxRegexSize` (library/format.go), the pattern length the API server charges `validate` for: the
+ * apimachinery patterns' bounds, and for the CRD formats the length of the pattern they stand for (govalidator's
+ * URL and Base64, kube-openapi strfmt's UUIDPattern and DateTimePattern, as vendored by Kubernetes).
+ */
+const MAX_REGEX_SIZE: Readonly<Record<string, number>> = {
+  dns1123Label: 30,
+  dns1123Subdomain: 60,
+  dns1035Label: 30,
+  qualifiedName: 60,
+  dns1123LabelPrefix: 30,
+  dns1123SubdomainPrefix: 60,
+  dns1035LabelPrefix: 30,
+  labelValue: 40,
+  uri: 357,
+  uuid: 70,
+  byte: 84,
+  date: 71,
+  datetime: 71,
+};
+
 function register(env: Environment): void {
   env.registerType('kubernetes.NamedFormat', Format);
   class FormatNamespace {}
@@ -125,16 +148,15 @@ function register(env: Environment): void {
   }
   env.registerFunction('FormatNamespace.named(string): optional<kubernetes.NamedFormat>', (_: unknown, name: string) =>
     Object.hasOwn(FORMATS, name) ? Optional.of(new Format(name, FORMATS[name]!)) : Optional.none());
+  // library/cost.go: validate is a regular expression of the format's MaxRegexSize run over the string (costed.ts);
+  // format.named, format.<name>() and `==` are the default one unit, charged by the static pass.
   env.registerFunction('kubernetes.NamedFormat.validate(string): optional<list<string>>', (f: Format, s: string) => {
-    spendSize(s.length);
+    spend(regexUnits(stringSize(s), MAX_REGEX_SIZE[f.name]!));
     const errors = f.check(s);
     return errors.length ? Optional.of(errors) : Optional.none();
   });
-  // format.go's Format.Equal: formats are equal when they have the same name (library/cost.go: one unit).
-  env.registerOperator('kubernetes.NamedFormat == kubernetes.NamedFormat', (a: Format, b: Format) => {
-    spend(1);
-    return a.name === b.name;
-  });
+  // format.go's Format.Equal: formats are equal when they have the same name.
+  env.registerOperator('kubernetes.NamedFormat == kubernetes.NamedFormat', (a: Format, b: Format) => a.name === b.name);
 }
 
 export const formatLibrary: CelLibrary = { name: 'format', register };

@@ -8,6 +8,7 @@
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { fail } from '../runtime.js';
+import { workOver } from './costed.js';
 import type { CelLibrary } from './index.js';
 
 /** A parsed reference: a tag reference (`digest` empty) or a digest reference (`tag` empty). */
@@ -90,6 +91,7 @@ export function parseContainerImage(reference: string): ContainerImage | string 
 const TYPE = 'kubernetes.Image';
 
 function image(reference: string): ContainerImage {
+  workOver(reference.length);
   const parsed = parseContainerImage(reference);
   return typeof parsed === 'string' ? fail(parsed) : parsed;
 }
@@ -97,7 +99,12 @@ function image(reference: string): ContainerImage {
 function register(env: Environment): void {
   env.registerType(TYPE, ContainerImage);
   env.registerFunction(`image(string): ${TYPE}`, image);
-  env.registerFunction('isImage(string): bool', (s: string) => typeof parseContainerImage(s) !== 'string');
+  // The API server charges image, isImage and the accessors the default one unit (library/cost.go has no case for
+  // them): parsing is verdict's work.
+  env.registerFunction('isImage(string): bool', (s: string) => {
+    workOver(s.length);
+    return typeof parseContainerImage(s) !== 'string';
+  });
   env.registerFunction(`${TYPE}.containsDigest(): bool`, (i: ContainerImage) => i.digest !== '');
   env.registerFunction(`${TYPE}.registry(): string`, (i: ContainerImage) => i.registry);
   env.registerFunction(`${TYPE}.repository(): string`, (i: ContainerImage) => i.repository);

@@ -1,12 +1,14 @@
 /**
  * cel-go's lists extension at version 3 (ext/lists.go), which the API server enables from Kubernetes 1.34:
- * `slice`, `flatten`, `sort`, `reverse`, `distinct` on lists and `lists.range(n)`. Each spends the size of
- * the list it builds; `flatten` walks nested lists with its own stack (no recursion on the input's depth).
+ * `slice`, `flatten`, `sort`, `reverse`, `distinct` on lists and `lists.range(n)`. Each spends what cel-go's
+ * trackers for version 3 charge (cel-go 0.26 and later, Kubernetes 1.34 and later; costed.ts); `flatten` walks nested
+ * lists with its own stack (no recursion on the input's depth).
  * `sortBy` (a macro expanding to `@sortByAssociatedKeys`) is not provided: cel-js has no hook for it.
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { fail, spend } from '../runtime.js';
 import { celTypeName } from '../values.js';
+import { listCallUnits, selfCompareUnits, workOver } from './costed.js';
 import type { CelLibrary } from './index.js';
 import { celEquals, compareValues } from './lists.js';
 
@@ -22,13 +24,19 @@ function slice(items: readonly unknown[], start: bigint, end: bigint): unknown[]
   if (start < 0n || end < 0n) fail(`cannot slice(${start}, ${end}), negative indexes not supported`);
   if (start > end) fail(`cannot slice(${start}, ${end}), start index must be less than or equal to end index`);
   if (BigInt(items.length) < end) fail(`cannot slice(${start}, ${end}), list is length ${items.length}`);
-  spend(Number(end - start));
+  // trackListOutputSize: the result's size.
+  spend(listCallUnits(1, Number(end - start)));
   return items.slice(Number(start), Number(end));
 }
 
-/** Elements of nested lists down to `depth` levels, in order. */
+/**
+ * Elements of nested lists down to `depth` levels, in order. cel-go's tracker charges the list's size times the
+ * depth; the walk over nested lists (which may hold far more) is verdict's work, charged per list before it is walked.
+ */
 function flatten(items: readonly unknown[], depth: bigint): unknown[] {
   if (depth < 0n) fail('level must be non-negative');
+  spend(listCallUnits(Number(depth), items.length));
+  workOver(items.length);
   const out: unknown[] = [];
   const stack: { list: readonly unknown[]; at: number; depth: bigint }[] = [{ list: items, at: 0, depth }];
   while (stack.length > 0) {
@@ -38,19 +46,23 @@ function flatten(items: readonly unknown[], depth: bigint): unknown[] {
       continue;
     }
     const v = top.list[top.at++];
-    spend(1);
-    if (Array.isArray(v) && top.depth > 0n) stack.push({ list: v, at: 0, depth: top.depth - 1n });
+    if (Array.isArray(v) && top.depth > 0n) {
+      workOver(v.length);
+      stack.push({ list: v, at: 0, depth: top.depth - 1n });
+    }
     else out.push(v);
   }
   return out;
 }
 
 function sort(items: readonly unknown[]): unknown[] {
+  spend(selfCompareUnits(items));
   if (items.length === 0) return [];
   const first = typeName(items[0]);
   if (!COMPARABLE.has(first)) fail('list elements must be comparable');
   for (const x of items) if (typeName(x) !== first) fail('list elements must have the same type');
-  spend(items.length * Math.max(1, Math.ceil(Math.log2(items.length))));
+  // Comparing strings or bytes reads them: at most their length at each of the sort's log2(n) levels, verdict's work.
+  if (first === 'string' || first === 'bytes') workOver(textLength(items) * Math.ceil(Math.log2(items.length)));
   return [...items].sort(compareValues);
 }
 
@@ -70,8 +82,20 @@ function scalarKey(v: unknown): string | undefined {
   }
 }
 
+/** The characters (or bytes) of a list's strings and bytes. */
+function textLength(items: readonly unknown[]): number {
+  let n = 0;
+  for (const x of items) if (typeof x === 'string' || x instanceof Uint8Array) n += x.length;
+  return n;
+}
+
+/**
+ * The list without repeats, first occurrences kept. cel-go's tracker charges n² comparisons; verdict meets scalars
+ * in a hash set (keying a string reads it: verdict's work) and compares the others one by one, within those n².
+ */
 function distinct(items: readonly unknown[]): unknown[] {
-  spend(items.length);
+  spend(selfCompareUnits(items));
+  workOver(textLength(items));
   const seen = new Set<string>();
   const others: unknown[] = [];
   const out: unknown[] = [];
@@ -82,7 +106,6 @@ function distinct(items: readonly unknown[]): unknown[] {
       seen.add(key);
     } else {
       if (x === x && others.some((y) => celEquals(x, y))) continue;
-      spend(others.length);
       others.push(x);
     }
     out.push(x);
@@ -93,7 +116,7 @@ function distinct(items: readonly unknown[]): unknown[] {
 function range(n: bigint): bigint[] {
   if (n < 0n) fail(`lists.range: size must be non-negative, got ${n}`);
   if (n > BigInt(MAX_RANGE)) fail(`lists.range: size ${n} exceeds maximum allowed (${MAX_RANGE})`);
-  spend(Number(n));
+  spend(listCallUnits(1, Number(n)));
   return Array.from({ length: Number(n) }, (_, i) => BigInt(i));
 }
 
@@ -103,7 +126,7 @@ function register(env: Environment): void {
   env.registerFunction('list<dyn>.flatten(int): list<dyn>', (l: unknown[], depth: bigint) => flatten(l, depth));
   env.registerFunction('list<dyn>.sort(): list<dyn>', (l: unknown[]) => sort(l));
   env.registerFunction('list<dyn>.reverse(): list<dyn>', (l: unknown[]) => {
-    spend(l.length);
+    spend(listCallUnits(1, l.length));
     return [...l].reverse();
   });
   env.registerFunction('list<dyn>.distinct(): list<dyn>', (l: unknown[]) => distinct(l));

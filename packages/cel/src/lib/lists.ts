@@ -1,14 +1,16 @@
 /**
  * The Kubernetes lists library (k8s.io/apiserver/pkg/cel/library/lists.go): isSorted, sum, min, max,
  * indexOf, lastIndexOf on lists of comparable values; and cel-go's sets extension (sets.contains,
- * sets.equivalent, sets.intersects), which the API server enables from 1.29. Each spends the list's size.
+ * sets.equivalent, sets.intersects), which the API server enables from 1.29. The list functions spend Kubernetes'
+ * `traversalCost` of the list, the sets functions cel-go's `trackSetsCost` (costed.ts).
  * Also equality of optional values, which cel-go has and cel-js lacks.
  */
 import type { Environment, Optional } from '@marcbachmann/cel-js';
 import { Duration, UnsignedInt } from '@marcbachmann/cel-js/evaluator';
-import { fail, spend } from '../runtime.js';
+import { fail, spend, work } from '../runtime.js';
 import { celTypeName } from '../values.js';
 import { structuralEquals } from '../cost.js';
+import { setsUnits, traversalCost } from './costed.js';
 import type { CelLibrary } from './index.js';
 import { compare as compareQuantities, Quantity } from './quantity.js';
 
@@ -51,9 +53,16 @@ function cmp(a: unknown, b: unknown): number {
 
 /**
  * CEL equality for list members: numbers compare across int/uint/double, quantities by value, containers
- * element by element (iteratively, charged per element: ../cost.ts).
+ * element by element (iteratively, charged per element: ../cost.ts). Two strings are compared here: the
+ * functions that compare members have their comparisons in their upstream units already (a list's traversal,
+ * |a|·|b| for the sets), so reading long strings is verdict's work.
  */
 export function celEquals(a: unknown, b: unknown): boolean {
+  if (typeof a === 'string' || typeof b === 'string') {
+    if (typeof a !== 'string' || typeof b !== 'string' || a.length !== b.length) return false;
+    if (a.length >= 10) work(Math.floor(a.length / 10));
+    return a === b;
+  }
   return a === b || structuralEquals(a, b, scalarEquals);
 }
 
@@ -65,9 +74,9 @@ function scalarEquals(a: unknown, b: unknown): boolean {
   return false;
 }
 
-function list(v: unknown): unknown[] | undefined {
-  if (!Array.isArray(v)) return undefined;
-  spend(v.length);
+/** A list of the Kubernetes lists library, after spending its traversal (library/cost.go: isSorted, sum, min, max, indexOf, lastIndexOf). */
+function list(v: unknown[]): unknown[] {
+  spend(traversalCost(v));
   return v;
 }
 
@@ -95,16 +104,16 @@ function sum(items: unknown[]): unknown {
 
 function register(env: Environment): void {
   env.registerFunction('list<dyn>.isSorted(): bool', (l: unknown[]) => {
-    spend(l.length);
+    list(l);
     for (let i = 1; i < l.length; i++) if (cmp(l[i - 1], l[i]) > 0) return false;
     return true;
   });
-  env.registerFunction('list<dyn>.sum(): dyn', (l: unknown[]) => sum(list(l)!));
-  env.registerFunction('list<dyn>.min(): dyn', (l: unknown[]) => extreme(list(l)!, -1, 'min'));
-  env.registerFunction('list<dyn>.max(): dyn', (l: unknown[]) => extreme(list(l)!, 1, 'max'));
-  env.registerFunction('list<dyn>.indexOf(dyn): int', (l: unknown[], x: unknown) => BigInt(list(l)!.findIndex((y) => celEquals(x, y))));
+  env.registerFunction('list<dyn>.sum(): dyn', (l: unknown[]) => sum(list(l)));
+  env.registerFunction('list<dyn>.min(): dyn', (l: unknown[]) => extreme(list(l), -1, 'min'));
+  env.registerFunction('list<dyn>.max(): dyn', (l: unknown[]) => extreme(list(l), 1, 'max'));
+  env.registerFunction('list<dyn>.indexOf(dyn): int', (l: unknown[], x: unknown) => BigInt(list(l).findIndex((y) => celEquals(x, y))));
   env.registerFunction('list<dyn>.lastIndexOf(dyn): int', (l: unknown[], x: unknown) => {
-    const items = list(l)!;
+    const items = list(l);
     for (let i = items.length - 1; i >= 0; i--) if (celEquals(x, items[i])) return BigInt(i);
     return -1n;
   });
@@ -113,15 +122,19 @@ function register(env: Environment): void {
   class SetsNamespace {}
   env.registerType('SetsNamespace', SetsNamespace);
   env.registerConstant('sets', 'SetsNamespace', new SetsNamespace());
-  const contains = (a: unknown[], b: unknown[]) => {
-    spend(a.length * Math.max(1, b.length));
-    return b.every((x) => a.some((y) => celEquals(x, y)));
-  };
-  env.registerFunction('SetsNamespace.contains(list<dyn>, list<dyn>): bool', (_: unknown, a: unknown[], b: unknown[]) => contains(a, b));
-  env.registerFunction('SetsNamespace.equivalent(list<dyn>, list<dyn>): bool', (_: unknown, a: unknown[], b: unknown[]) => contains(a, b) && contains(b, a));
+  // ext/sets.go's trackers: one unit and |a|·|b| comparisons (equivalent: twice that), spent before comparing.
+  const contains = (a: unknown[], b: unknown[]) => b.every((x) => a.some((y) => celEquals(x, y)));
+  env.registerFunction('SetsNamespace.contains(list<dyn>, list<dyn>): bool', (_: unknown, a: unknown[], b: unknown[]) => {
+    spend(setsUnits(a, b, 1));
+    return contains(a, b);
+  });
+  env.registerFunction('SetsNamespace.equivalent(list<dyn>, list<dyn>): bool', (_: unknown, a: unknown[], b: unknown[]) => {
+    spend(setsUnits(a, b, 2));
+    return contains(a, b) && contains(b, a);
+  });
   env.registerFunction('SetsNamespace.intersects(list<dyn>, list<dyn>): bool', (_: unknown, a: unknown[], b: unknown[]) => {
-    spend(a.length * Math.max(1, b.length));
-    return a.some((x) => b.some((y) => celEquals(x, y)));
+    spend(setsUnits(a, b, 1));
+    return b.length > 0 && a.some((x) => b.some((y) => celEquals(x, y)));
   });
 }
 

@@ -5,7 +5,8 @@
  * Hand-written: netip's exact grammar is the specification, and no JS library reproduces it.
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import { CHARS_PER_UNIT, fail, spend, spendSize } from '../runtime.js';
+import { fail, spend } from '../runtime.js';
+import { scanTwiceUnits, scanUnits, stringSize } from './costed.js';
 import type { CelLibrary } from './index.js';
 
 /** An IPv4 (4 bytes) or IPv6 (16 bytes) address. */
@@ -193,27 +194,32 @@ function classes(ip: IP) {
   return { unspecified, loopback, linkLocalMulticast, linkLocalUnicast, globalUnicast: !unspecified && !loopback && !multicast && !linkLocalUnicast && !broadcast };
 }
 
+/** A CIDR's size as cel-go measures it (cel.CIDR.Size): its prefix in bytes, rounded up. */
+const cidrSize = (c: CIDR) => Math.ceil(c.bits / 8);
+
+/**
+ * The API server's units (library/cost.go): parsing a string (ip, cidr, isIP, isCIDR) one unit per ten code points,
+ * rounded up; ip.isCanonical twice that; containsIP comparing twice the CIDR's size in bytes, one unit per ten
+ * rounded up, and containsCIDR that again for masking plus one; their string overloads add the string's parse.
+ * Every accessor and `==` is the default one unit, charged by the static pass.
+ */
 function register(env: Environment): void {
   env.registerType('net.IP', IP);
   env.registerType('net.CIDR', CIDR);
+  const parsing = (s: string) => spend(scanUnits(stringSize(s)));
   // The API server's messages (ip.go, cidr.go; cidr.go wraps its message twice).
   const ipOf = (s: string) => {
     const v = parseIP(s);
     return typeof v === 'string' ? fail(`IP Address ${JSON.stringify(s)} parse error during conversion from string: ${v}`) : v;
   };
-  const ip = (s: string) => {
-    spendSize(s.length);
-    return ipOf(s);
-  };
-  const cidr = (s: string) => {
-    spendSize(s.length);
+  const cidrOf = (s: string) => {
     const v = parseCIDR(s);
     return typeof v === 'string' ? fail(`network address parse error during conversion from string: network address parse error during conversion from string: ${v}`) : v;
   };
-  env.registerFunction('ip(string): net.IP', ip);
-  // The API server's costs (library/cost.go): a parse one unit per ten characters, rounded up; isCanonical parses
-  // and compares, twice that.
-  const parsing = (s: string, times = 1) => spend(Math.ceil((s.length * times) / CHARS_PER_UNIT));
+  env.registerFunction('ip(string): net.IP', (s: string) => {
+    parsing(s);
+    return ipOf(s);
+  });
   env.registerFunction('isIP(string): bool', (s: string) => {
     parsing(s);
     return typeof parseIP(s) !== 'string';
@@ -222,7 +228,7 @@ function register(env: Environment): void {
   env.registerType('IPNamespace', IPNamespace);
   env.registerConstant('ip', 'IPNamespace', new IPNamespace());
   env.registerFunction('IPNamespace.isCanonical(string): bool', (_: unknown, s: string) => {
-    parsing(s, 2);
+    spend(scanTwiceUnits(stringSize(s)));
     return ipOf(s).toString() === s;
   });
   env.registerFunction('string(net.IP): string', (a: IP) => a.toString());
@@ -233,25 +239,37 @@ function register(env: Environment): void {
   env.registerFunction('net.IP.isLinkLocalUnicast(): bool', (a: IP) => classes(a).linkLocalUnicast);
   env.registerFunction('net.IP.isGlobalUnicast(): bool', (a: IP) => classes(a).globalUnicast);
   env.registerOperator('net.IP == net.IP', (a: IP, b: IP) => same(a.bytes, b.bytes));
-  env.registerFunction('cidr(string): net.CIDR', cidr);
+  env.registerFunction('cidr(string): net.CIDR', (s: string) => {
+    parsing(s);
+    return cidrOf(s);
+  });
   env.registerFunction('isCIDR(string): bool', (s: string) => {
     parsing(s);
     return typeof parseCIDR(s) !== 'string';
   });
   env.registerFunction('string(net.CIDR): string', (c: CIDR) => c.toString());
-  env.registerFunction('net.CIDR.ip(): net.IP', (c: CIDR) => c.ip);
+  // `ip` is charged by name (cost.go): the CIDR's address is its nominal one unit (overload cidr_ip).
+  env.registerFunction('net.CIDR.ip(): net.IP', (c: CIDR) => {
+    spend(1);
+    return c.ip;
+  });
   env.registerFunction('net.CIDR.masked(): net.CIDR', masked);
   env.registerFunction('net.CIDR.prefixLength(): int', (c: CIDR) => BigInt(c.bits));
-  env.registerFunction('net.CIDR.containsIP(net.IP): bool', contains);
-  env.registerFunction('net.CIDR.containsIP(string): bool', (c: CIDR, s: string) => contains(c, ip(s)));
-  // cost.go charges containsCIDR what it charges containsIP plus masking the base CIDR: one unit per ten of its
-  // size (a CIDR value's size is 1) rounded up, plus one.
-  const containsCIDR = (c: CIDR, o: CIDR) => {
-    spend(2);
-    return o.bits >= c.bits && contains(c, o.ip);
+  const comparing = (c: CIDR) => scanUnits(cidrSize(c) + cidrSize(c));
+  // containsIP and containsCIDR, each taking a value or a string (whose parse is added to the units).
+  const containment = <T>(call: `${string}(${string})`, units: (c: CIDR) => number, parse: (s: string) => T, test: (c: CIDR, x: T) => boolean) => {
+    const name = call.slice(0, call.indexOf('('));
+    env.registerFunction(`net.CIDR.${call}: bool`, (c: CIDR, x: T) => {
+      spend(units(c));
+      return test(c, x);
+    });
+    env.registerFunction(`net.CIDR.${name}(string): bool`, (c: CIDR, s: string) => {
+      spend(units(c) + scanUnits(stringSize(s)));
+      return test(c, parse(s));
+    });
   };
-  env.registerFunction('net.CIDR.containsCIDR(net.CIDR): bool', containsCIDR);
-  env.registerFunction('net.CIDR.containsCIDR(string): bool', (c: CIDR, s: string) => containsCIDR(c, cidr(s)));
+  containment('containsIP(net.IP)', comparing, ipOf, contains);
+  containment('containsCIDR(net.CIDR)', (c) => comparing(c) + scanUnits(cidrSize(c)) + 1, cidrOf, (c, o: CIDR) => o.bits >= c.bits && contains(c, o.ip));
   env.registerOperator('net.CIDR == net.CIDR', (a: CIDR, b: CIDR) => a.bits === b.bits && same(a.ip.bytes, b.ip.bytes));
   // The type names `net.IP` and `net.CIDR` (`type(x) == net.IP`): fields of a `net` namespace holding the types.
   class NetNamespace {

@@ -7,7 +7,8 @@
  * quantities (kinitiras' resource oversell) write them as the API server would.
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import { CHARS_PER_UNIT, fail, spend } from '../runtime.js';
+import { fail, spend } from '../runtime.js';
+import { scanUnits, stringSize } from './costed.js';
 import type { CelLibrary } from './index.js';
 
 /** A quantity's exact value: `num / 10^scale`. */
@@ -53,11 +54,15 @@ export interface ParsedQuantity {
   readonly text: string;
 }
 
+/** resource.ParseQuantity's limit on a quantity's length. */
+const MAX_QUANTITY_LENGTH = 128;
+const TOO_LONG = 'quantities longer than 128 characters are not supported';
+
 const ZERO: ParsedQuantity = { value: new Quantity(0n, 0), format: 'DecimalSI', text: '0' };
 
 /** resource.ParseQuantity: the exact value rounded up to a nano, BinarySI capped at 2^63-1, with the format and kept text. */
 function parseFull(text: string): ParsedQuantity | string {
-  if (text.length > 128) return 'quantities longer than 128 characters are not supported';
+  if (text.length > MAX_QUANTITY_LENGTH) return TOO_LONG;
   if (text === '0') return ZERO;
   const m = ACCEPTED.exec(text);
   if (!m || text === '') return `quantities must match the regular expression '${ACCEPTED.source}'`;
@@ -193,6 +198,8 @@ const parsed = new Map<string, Quantity | string>();
 
 /** Parses a Kubernetes quantity (cached: quantities repeat across admissions); a CEL run-time error when it is not one. */
 export function quantity(text: string): Quantity {
+  // Never a quantity, and never kept: the cache would hold on to long strings from the input.
+  if (text.length > MAX_QUANTITY_LENGTH) return fail(TOO_LONG);
   let q = parsed.get(text);
   if (q === undefined) {
     q = parse(text);
@@ -237,21 +244,14 @@ const DIVISION_DIGITS = 9;
 const SIGNS = [-1n, 0n, 1n] as const;
 
 /**
- * A library function at the API server's cost (k8s.io/apiserver/pkg/cel/library/cost.go `CallCost`): parsing
- * (`quantity`, `isQuantity`) one unit per ten characters, rounded up; every other function and `==` one unit, a
- * fixed charge (their work is bounded by a quantity's size, which parsing already paid for).
+ * Parsing at the API server's cost (k8s.io/apiserver/pkg/cel/library/cost.go `CallCost`): `quantity` and
+ * `isQuantity` one unit per ten code points, rounded up. Every other function and `==` is one unit, charged by the
+ * static pass (their work is bounded by a quantity's size, which parsing bounds).
  */
 function parsing<R>(f: (text: string) => R): (text: string) => R {
   return (text) => {
-    spend(Math.ceil(text.length / CHARS_PER_UNIT));
+    spend(scanUnits(stringSize(text)));
     return f(text);
-  };
-}
-
-function nominal<A extends unknown[], R>(f: (...args: A) => R): (...args: A) => R {
-  return (...args) => {
-    spend(1);
-    return f(...args);
   };
 }
 
@@ -260,27 +260,27 @@ function register(env: Environment): void {
   env.registerType(Q, Quantity);
   env.registerFunction(`quantity(string): ${Q}`, parsing(quantity));
   env.registerFunction('isQuantity(string): bool', parsing((text: string) => typeof parse(text) !== 'string'));
-  env.registerFunction(`${Q}.sign(): int`, nominal((q: Quantity) => BigInt(q.num > 0n ? 1 : q.num < 0n ? -1 : 0)));
-  env.registerFunction(`${Q}.isInteger(): bool`, nominal(isInteger));
-  env.registerFunction(`${Q}.asInteger(): int`, nominal((q: Quantity) => (isInteger(q) ? q.num : fail('cannot convert value to integer'))));
-  env.registerFunction(`${Q}.asApproximateFloat(): double`, nominal(toNumber));
-  env.registerFunction(`${Q}.compareTo(${Q}): int`, nominal((a: Quantity, b: Quantity) => SIGNS[compare(a, b) + 1]!));
-  env.registerFunction(`${Q}.isLessThan(${Q}): bool`, nominal((a: Quantity, b: Quantity) => compare(a, b) < 0));
-  env.registerFunction(`${Q}.isGreaterThan(${Q}): bool`, nominal((a: Quantity, b: Quantity) => compare(a, b) > 0));
-  env.registerFunction(`${Q}.add(${Q}): ${Q}`, nominal(add));
-  env.registerFunction(`${Q}.add(int): ${Q}`, nominal(add));
-  env.registerFunction(`${Q}.sub(${Q}): ${Q}`, nominal(sub));
-  env.registerFunction(`${Q}.sub(int): ${Q}`, nominal(sub));
-  env.registerFunction(`${Q}.mul(int): ${Q}`, nominal((a: Quantity, n: bigint) => normalise(a.num * n, a.scale)));
-  env.registerFunction(`${Q}.div(int): ${Q}`, nominal((a: Quantity, n: bigint) => {
+  env.registerFunction(`${Q}.sign(): int`, (q: Quantity) => BigInt(q.num > 0n ? 1 : q.num < 0n ? -1 : 0));
+  env.registerFunction(`${Q}.isInteger(): bool`, isInteger);
+  env.registerFunction(`${Q}.asInteger(): int`, (q: Quantity) => (isInteger(q) ? q.num : fail('cannot convert value to integer')));
+  env.registerFunction(`${Q}.asApproximateFloat(): double`, toNumber);
+  env.registerFunction(`${Q}.compareTo(${Q}): int`, (a: Quantity, b: Quantity) => SIGNS[compare(a, b) + 1]!);
+  env.registerFunction(`${Q}.isLessThan(${Q}): bool`, (a: Quantity, b: Quantity) => compare(a, b) < 0);
+  env.registerFunction(`${Q}.isGreaterThan(${Q}): bool`, (a: Quantity, b: Quantity) => compare(a, b) > 0);
+  env.registerFunction(`${Q}.add(${Q}): ${Q}`, add);
+  env.registerFunction(`${Q}.add(int): ${Q}`, add);
+  env.registerFunction(`${Q}.sub(${Q}): ${Q}`, sub);
+  env.registerFunction(`${Q}.sub(int): ${Q}`, sub);
+  env.registerFunction(`${Q}.mul(int): ${Q}`, (a: Quantity, n: bigint) => normalise(a.num * n, a.scale));
+  env.registerFunction(`${Q}.div(int): ${Q}`, (a: Quantity, n: bigint) => {
     if (n === 0n) fail('division by zero');
     return normalise((a.num * 10n ** BigInt(DIVISION_DIGITS)) / n, a.scale + DIVISION_DIGITS);
-  }));
-  env.registerFunction(`${Q}.divInt(int): ${Q}`, nominal((a: Quantity, n: bigint) => {
+  });
+  env.registerFunction(`${Q}.divInt(int): ${Q}`, (a: Quantity, n: bigint) => {
     if (n === 0n) fail('division by zero');
     return normalise(a.num / (n * 10n ** BigInt(a.scale)), 0);
-  }));
-  env.registerOperator(`${Q} == ${Q}`, nominal((a: Quantity, b: Quantity) => compare(a, b) === 0));
+  });
+  env.registerOperator(`${Q} == ${Q}`, (a: Quantity, b: Quantity) => compare(a, b) === 0);
 }
 
 export const quantityLibrary: CelLibrary = { name: 'quantity', register };

@@ -4,7 +4,8 @@
  */
 import { compileRegex } from '../regex.js';
 import { DECLINE } from '../ast.js';
-import { fail, spend } from '../runtime.js';
+import { fail, spend, work } from '../runtime.js';
+import { regexUnits, stringSize, workOver } from './costed.js';
 import type { CelLibrary } from './index.js';
 
 function regex(pattern: string) {
@@ -16,13 +17,14 @@ function regex(pattern: string) {
 }
 
 /**
- * Spends for matching `value` against `pattern`: Kubernetes' and cel-go's runtime cost of `matches`, `find`
- * and `findAll`, the characters traversed (one unit per ten, offset by one) times the pattern's length over
- * four (their guess at its number of expressions: an automaton's work per character grows with it), plus
- * the call's unit.
+ * Spends the API server's units for matching `value` against `pattern` (cel-go's `matches`, Kubernetes' `find`
+ * and `findAll`): the string scanned, one unit per ten code points of it plus one, rounded up, times the
+ * pattern's length over four, rounded up (their guess at its number of expressions); returns those units.
  */
-function spendMatch(value: string, pattern: string): void {
-  spend(1 + Math.ceil((1 + value.length) / 10) * Math.ceil(pattern.length / 4));
+function spendMatch(value: string, pattern: string): number {
+  const units = regexUnits(stringSize(value), stringSize(pattern));
+  spend(units);
+  return units;
 }
 
 function matches(value: unknown, pattern: unknown): boolean | typeof DECLINE {
@@ -31,8 +33,19 @@ function matches(value: unknown, pattern: unknown): boolean | typeof DECLINE {
   return regex(pattern).test(value);
 }
 
+/**
+ * The global form `matches(value, pattern)`: its overload (`matches`, not the method's `matches_string`) is not in
+ * cel-go's cost switch, so the API server charges it its default one unit; the match is verdict's work.
+ */
+function matchesGlobal(value: string, pattern: string): boolean {
+  spend(1);
+  work(regexUnits(stringSize(value), stringSize(pattern)));
+  return regex(pattern).test(value);
+}
+
 function findAll(value: string, pattern: string, limit: bigint): string[] {
-  spendMatch(value, pattern);
+  // An empty pattern costs nothing upstream, yet matches between every two characters: that list is verdict's work.
+  if (spendMatch(value, pattern) === 0) workOver(value.length + 1);
   const n = limit < 0n ? -1 : limit > 2_147_483_647n ? 2_147_483_647 : Number(limit);
   return regex(pattern).findAll(value, n);
 }
@@ -40,7 +53,7 @@ function findAll(value: string, pattern: string, limit: bigint): string[] {
 export const regexLibrary: CelLibrary = {
   name: 'regex',
   register(env) {
-    env.registerFunction('matches(string, string): bool', (value: string, pattern: string) => matches(value, pattern) === true);
+    env.registerFunction('matches(string, string): bool', matchesGlobal);
     env.registerFunction('string.find(string): string', (value: string, pattern: string) => {
       spendMatch(value, pattern);
       return regex(pattern).find(value) ?? '';

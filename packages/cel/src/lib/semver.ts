@@ -4,7 +4,8 @@
  * ignored). Normalisation (the second argument) accepts a leading "v", missing minor/patch and leading zeros.
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import { CHARS_PER_UNIT, fail, spend, spendSize } from '../runtime.js';
+import { fail, spend } from '../runtime.js';
+import { scanUnits, stringSize } from './costed.js';
 import type { CelLibrary } from './index.js';
 
 export class Semver {
@@ -86,16 +87,17 @@ export function compareSemver(a: Semver, b: Semver): number {
 function register(env: Environment): void {
   const S = 'kubernetes.Semver';
   env.registerType(S, Semver);
+  // semver and isSemver are a parse (library/cost.go): one unit per ten code points, rounded up. The accessors,
+  // comparisons and `==` are the default one unit, charged by the static pass.
   const parse = (s: string, normalize = false) => {
-    spendSize(s.length);
+    spend(scanUnits(stringSize(s)));
     const v = parseSemver(s, normalize);
     return typeof v === 'string' ? fail(v) : v;
   };
   env.registerFunction(`semver(string): ${S}`, (s: string) => parse(s));
   env.registerFunction(`semver(string, bool): ${S}`, parse);
-  // isSemver is a parse (library/cost.go charges it one unit per ten characters): one unit per ten, nothing below ten.
   const isSemver = (s: string, normalize?: boolean) => {
-    spend(Math.floor(s.length / CHARS_PER_UNIT));
+    spend(scanUnits(stringSize(s)));
     return typeof parseSemver(s, normalize) !== 'string';
   };
   env.registerFunction('isSemver(string): bool', (s: string) => isSemver(s));

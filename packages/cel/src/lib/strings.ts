@@ -3,11 +3,14 @@
  * environment/base.go): charAt, indexOf, lastIndexOf, lowerAscii, upperAscii, replace, split, substring, trim,
  * join, format, strings.quote. Indexes count code points, as in Go. cel-js has some of these with other
  * semantics (Unicode case mapping, UTF-16 indexes); verdict's versions replace them at their call sites.
- * `reverse` (version 3) is not in Kubernetes, so not here either. Every function spends in proportion to its input.
+ * `reverse` (version 3) is not in Kubernetes, so not here either. Each function spends the API server's units
+ * (costed.ts: Kubernetes' CallCost by name, cel-go's default switch for `format` and `strings.quote`; `charAt`
+ * is its default one unit) and charges with `work()` what it does beyond them.
  */
 import type { Environment } from '@marcbachmann/cel-js';
 import { DECLINE } from '../ast.js';
-import { fail, spend, spendSize } from '../runtime.js';
+import { fail, spend } from '../runtime.js';
+import { scanTwiceUnits, scanUnits, stringSize, traversalCost, workOver } from './costed.js';
 import { formatString } from './format-string.js';
 import type { CelLibrary, Override } from './index.js';
 
@@ -48,13 +51,16 @@ function charAt(s: string, i: bigint): string {
   return runes[Number(i)] ?? '';
 }
 
-/** Go's strings.Replace: `n < 0` replaces every occurrence; an empty `old` matches between code points. */
+/**
+ * Go's strings.Replace: `n < 0` replaces every occurrence; an empty `old` matches between code points. The API
+ * server's units (receiver scanned, result built: twice its size) are spent by the caller; what the result grows
+ * past the receiver is verdict's work, charged before it is built (the memory bound).
+ */
 function replace(s: string, old: string, repl: string, n = -1n): string {
   if (n === 0n) return s;
   if (old === '') {
     const runes = cps(s);
-    // The result's size, spent before it is built (the memory bound): one insertion per code point boundary.
-    spendSize(s.length + repl.length * (n < 0n ? runes.length + 1 : Math.min(runes.length + 1, Number(n))));
+    workOver(repl.length * (n < 0n ? runes.length + 1 : Math.min(runes.length + 1, Number(n))));
     let out = '';
     let done = 0n;
     for (let i = 0; i <= runes.length; i++) {
@@ -68,18 +74,20 @@ function replace(s: string, old: string, repl: string, n = -1n): string {
   }
   const parts = s.split(old);
   const count = n < 0n ? parts.length - 1 : Math.min(parts.length - 1, Number(n));
-  spendSize(s.length + count * Math.max(0, repl.length - old.length));
+  workOver(count * Math.max(0, repl.length - old.length));
   if (n < 0n || BigInt(parts.length - 1) <= n) return parts.join(repl);
   const k = Number(n);
   return parts.slice(0, k + 1).join(repl) + old + parts.slice(k + 1).join(old);
 }
 
-/** Go's strings.SplitN: `n == 0` gives [], `n < 0` every part, an empty separator splits code points. */
+/**
+ * Go's strings.SplitN: `n == 0` gives [], `n < 0` every part, an empty separator splits code points. Each part
+ * takes at least one code point of the receiver or of a separator, so the API server's units (the receiver
+ * scanned twice) pay for the list as well.
+ */
 function split(s: string, sep: string, n = -1n): string[] {
   if (n === 0n) return [];
   const parts = sep === '' ? cps(s) : s.split(sep);
-  // A list: one unit per element, as list growth elsewhere.
-  spend(parts.length);
   if (n < 0n || BigInt(parts.length) <= n) return parts;
   const k = Number(n);
   return [...parts.slice(0, k - 1), parts.slice(k - 1).join(sep)];
@@ -87,16 +95,33 @@ function split(s: string, sep: string, n = -1n): string[] {
 
 const ascii = (s: string, up: boolean): string => s.replace(up ? /[a-z]+/g : /[A-Z]+/g, (m) => (up ? m.toUpperCase() : m.toLowerCase()));
 
-/** Go's unicode.IsSpace set, as strings.TrimSpace uses it. */
-const SPACE = /^[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+|[\t\n\v\f\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]+$/g;
+/** Go's unicode.IsSpace, as strings.TrimSpace uses it. */
+function isSpace(c: number): boolean {
+  return (c >= 9 && c <= 13) || c === 32 || c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a)
+    || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+}
 
+/** Go's strings.TrimSpace, in one pass from each end (a regular expression anchored at the end is quadratic on a long run of spaces). */
+function trim(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isSpace(s.charCodeAt(start))) start++;
+  while (end > start && isSpace(s.charCodeAt(end - 1))) end--;
+  return s.slice(start, end);
+}
+
+/**
+ * `list.join(sep)`: the API server's units are the result scanned twice (Kubernetes' CallCost), spent before it is
+ * built; walking the list is verdict's work (a list of empty strings makes an empty result).
+ */
 function join(list: readonly unknown[], sep = ''): string {
-  let size = 0;
+  workOver(list.length);
+  let size = list.length > 1 ? (list.length - 1) * stringSize(sep) : 0;
   for (const item of list) {
     if (typeof item !== 'string') fail(`join: list elements must be strings, got ${typeof item}`);
-    size += item.length + sep.length;
+    size += stringSize(item);
   }
-  spendSize(size);
+  spend(scanTwiceUnits(size));
   return list.join(sep);
 }
 
@@ -121,34 +146,43 @@ function quote(s: string): string {
   return `${out}"`;
 }
 
-/** A string method: spends for the receiver's (and the result's) size, declines non-string receivers. */
-function method(f: (s: string, ...args: never[]) => unknown): Override {
+/** Kubernetes' traversalCost of a string (indexOf, lastIndexOf): one unit per ten UTF-8 bytes, rounded down. */
+const traversed = (s: string) => spend(traversalCost(s));
+/** One scan of the receiver (lowerAscii, upperAscii, substring, trim; `format` and `strings.quote` in cel-go's default switch). */
+const scanned = (s: string) => spend(scanUnits(stringSize(s)));
+/** The receiver scanned and a result of its size built (replace, split). */
+const scannedTwice = (s: string) => spend(scanTwiceUnits(stringSize(s)));
+
+/** A string method and what it charges for its receiver before it runs. */
+type Method = readonly [charge: (s: string) => void, f: (s: string, ...args: never[]) => unknown];
+
+const METHODS: Record<string, Method> = {
+  // charAt is cel-go's default one unit; finding the code point is verdict's work.
+  '.charAt/1': [(s: string) => workOver(s.length), charAt],
+  '.indexOf/1': [traversed, (s, sub: string) => index(s, sub)],
+  '.indexOf/2': [traversed, index],
+  '.lastIndexOf/1': [traversed, (s, sub: string) => lastIndex(s, sub)],
+  '.lastIndexOf/2': [traversed, lastIndex],
+  '.lowerAscii/0': [scanned, (s) => ascii(s, false)],
+  '.upperAscii/0': [scanned, (s) => ascii(s, true)],
+  '.replace/2': [scannedTwice, (s, a: string, b: string) => replace(s, a, b)],
+  '.replace/3': [scannedTwice, replace],
+  '.split/1': [scannedTwice, (s, sep: string) => split(s, sep)],
+  '.split/2': [scannedTwice, split],
+  '.substring/1': [scanned, (s, start: bigint) => substring(s, start)],
+  '.substring/2': [scanned, substring],
+  '.trim/0': [scanned, trim],
+  '.format/1': [scanned, (s, args: readonly unknown[]) => formatString(s, args)],
+};
+
+/** A string method: spends its units, declines non-string receivers. */
+function method([charge, f]: Method): Override {
   return ([s, ...args]) => {
     if (typeof s !== 'string') return DECLINE;
-    spendSize(s.length);
-    const out = f(s, ...(args as never[]));
-    if (typeof out === 'string') spendSize(out.length);
-    return out;
+    charge(s);
+    return f(s, ...(args as never[]));
   };
 }
-
-const METHODS: Record<string, (s: string, ...args: never[]) => unknown> = {
-  '.charAt/1': charAt,
-  '.indexOf/1': (s, sub: string) => index(s, sub),
-  '.indexOf/2': index,
-  '.lastIndexOf/1': (s, sub: string) => lastIndex(s, sub),
-  '.lastIndexOf/2': lastIndex,
-  '.lowerAscii/0': (s) => ascii(s, false),
-  '.upperAscii/0': (s) => ascii(s, true),
-  '.replace/2': (s, a: string, b: string) => replace(s, a, b),
-  '.replace/3': replace,
-  '.split/1': (s, sep: string) => split(s, sep),
-  '.split/2': split,
-  '.substring/1': (s, start: bigint) => substring(s, start),
-  '.substring/2': substring,
-  '.trim/0': (s) => s.replace(SPACE, ''),
-  '.format/1': (s, args: readonly unknown[]) => formatString(s, args),
-};
 
 function register(env: Environment): void {
   const m = (sig: string, key: string) => env.registerFunction(sig, (...a: never[]) => method(METHODS[key]!)(a) as never);
@@ -160,7 +194,7 @@ function register(env: Environment): void {
   env.registerType('StringsNamespace', StringsNamespace);
   env.registerConstant('strings', 'StringsNamespace', new StringsNamespace());
   env.registerFunction('StringsNamespace.quote(string): string', (_ns: unknown, s: string) => {
-    spendSize(s.length);
+    scanned(s);
     return quote(s);
   });
 }

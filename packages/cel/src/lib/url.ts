@@ -5,13 +5,17 @@
  * the only parser in browsers, normalises differently).
  */
 import type { Environment } from '@marcbachmann/cel-js';
-import { fail, spendSize } from '../runtime.js';
+import { fail, spend } from '../runtime.js';
+import { scanUnits, stringSize, workOver } from './costed.js';
 import type { CelLibrary } from './index.js';
 import { parseIP } from './net.js';
 
 export class URL {
   constructor(readonly scheme: string, readonly host: string, readonly path: string, readonly rawQuery: string) {}
 }
+
+/** The longest URL verdict parses (longer ones are refused as too long). */
+const MAX_URL_LENGTH = 4096;
 
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):/;
 
@@ -38,7 +42,7 @@ function unescape(s: string): string | undefined {
 
 /** Go's url.ParseRequestURI, enough of it for admission policies; a string says why parsing failed. */
 export function parseURL(text: string): URL | string {
-  if (text.length > 4096) return parseError(text.slice(0, 40), 'URL too long');
+  if (text.length > MAX_URL_LENGTH) return parseError(text.slice(0, 40), 'URL too long');
   if (hasControl(text)) return parseError(text, 'net/url: invalid control character in URL');
   let rest = text;
   let scheme = '';
@@ -120,21 +124,29 @@ function query(u: URL): Map<string, string[]> {
 
 function register(env: Environment): void {
   env.registerType('kubernetes.URL', URL);
+  // url is a parse (library/cost.go): one unit per ten code points, rounded up. isURL, the accessors and `==` are
+  // the default one unit, charged by the static pass; what they read (at most 4096 characters) is verdict's work.
   env.registerFunction('url(string): kubernetes.URL', (s: string) => {
-    spendSize(s.length);
+    spend(scanUnits(stringSize(s)));
     const u = parseURL(s);
     return typeof u === 'string' ? fail(u) : u;
   });
   env.registerFunction('isURL(string): bool', (s: string) => {
-    spendSize(s.length);
+    workOver(Math.min(s.length, MAX_URL_LENGTH));
     return typeof parseURL(s) !== 'string';
   });
   env.registerFunction('kubernetes.URL.getScheme(): string', (u: URL) => u.scheme);
   env.registerFunction('kubernetes.URL.getHost(): string', (u: URL) => u.host);
   env.registerFunction('kubernetes.URL.getHostname(): string', hostname);
   env.registerFunction('kubernetes.URL.getPort(): string', port);
-  env.registerFunction('kubernetes.URL.getEscapedPath(): string', escapedPath);
-  env.registerFunction('kubernetes.URL.getQuery(): map<string, list<string>>', query);
+  env.registerFunction('kubernetes.URL.getEscapedPath(): string', (u: URL) => {
+    workOver(u.path.length);
+    return escapedPath(u);
+  });
+  env.registerFunction('kubernetes.URL.getQuery(): map<string, list<string>>', (u: URL) => {
+    workOver(u.rawQuery.length);
+    return query(u);
+  });
   // The type is cel-go's kubernetes.URL (k8s.io/apiserver/pkg/cel/types.go). cel-go's URL.Equal compares the URLs' String(), which the parsed parts determine.
   env.registerOperator('kubernetes.URL == kubernetes.URL', (a: URL, b: URL) => a.scheme === b.scheme && a.host === b.host && a.path === b.path && a.rawQuery === b.rawQuery);
 }
