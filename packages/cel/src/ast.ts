@@ -238,7 +238,8 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>, un
         constantPattern(`.${name}/${args.length}`, args);
         const impl = overrides.get(`.${name}/${args.length}`);
         if (impl) override(node, impl, unchecked);
-        else meterCall(node, name);
+        // A namespaced function (`sets.contains`) is not the built-in method of the same name.
+        else if (!isNamespaceReceiver(receiver)) meterCall(node, name);
         return;
       }
       default:
@@ -275,6 +276,11 @@ function orValueOverride(macro: Record<string, unknown>, impl: Override | undefi
 
 /** Macros whose evaluation was replaced (analysis runs once per compiled expression, but stays idempotent). */
 const OVERRIDDEN = new WeakSet<object>();
+
+/** A namespace as a call's receiver (`sets`, `strings`, `optional`): cel-js puts a constant in for the name. */
+function isNamespaceReceiver(node: Node): boolean {
+  return node.op === 'id' && node.meta.alternate?.op === 'value';
+}
 
 /** An operator whose work grows with its operands gets a handler that charges for it (cost.ts). */
 function meterOperator(node: Node): void {

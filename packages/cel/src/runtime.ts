@@ -22,8 +22,9 @@ export function withMeter<T, A = undefined, B = undefined>(meter: CelMeter, f: (
   try {
     const result = f(a as A, b as B);
     // all()/exists() keep going past an element's error (CEL's commutative logic): a budget error
-    // swallowed that way leaves the meter below zero, and spending nothing throws it again here.
+    // swallowed that way leaves the meter below zero, and spending nothing (of either kind) throws it again here.
     meter.spend(0);
+    meter.work(0);
     return result;
   } finally {
     current = previous;

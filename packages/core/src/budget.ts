@@ -117,7 +117,7 @@ export class CostMeter {
       this.#exceeded = undefined;
       if (this.left >= 0) throw new CostLimitExceeded(limit);
     }
-    if (this.left < 0) throw this.exceeded();
+    if (this.left < 0 || this.workLeft < 0) throw this.exceeded();
     if (threw) throw failure;
     return out as T;
   }
