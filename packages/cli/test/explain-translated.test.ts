@@ -121,6 +121,10 @@ spec: {containers: [{name: app, image: "${image}"}]}
 function setup() {
   return tempTree({
     'vap.yaml': VAP,
+    // Every action of a binding's list applies: Deny rejects, Warn warns, Audit writes the audit annotation.
+    'vap-audit.yaml': VAP.replace('validationActions: [Deny]', 'validationActions: [Deny, Audit]').replace('validationActions: [Warn]', 'validationActions: [Warn, Audit]'),
+    // A messageExpression that fails (no such key): the API server uses the message instead.
+    'vap-message.yaml': VAP.replace("messageExpression: \"'replicas must be at most ' + params.data.maxReplicas\"", "messageExpression: \"'replicas must be at most ' + params.data.missing\"\n    message: replicas over the limit"),
     'vap-allow.yaml': VAP.replace('name: replicas-test, namespace: default, parameterNotFoundAction: Deny', 'name: absent, namespace: default, parameterNotFoundAction: Allow'),
     'map.yaml': MAP,
     'gatekeeper/template.yaml': gatekeeper('template.yaml'),
@@ -154,7 +158,7 @@ describe('verdict explain speaks the words of translated documents', () => {
     expect(out).toContain('from ValidatingAdmissionPolicy/replicalimit.example.com (vap.yaml)');
     // What CEL sees as params: the ConfigMap, named, with its data.
     expect(out).toContain('params: ConfigMap default/replicas-test data: {maxReplicas: "3"}');
-    expect(out).toContain('✗ validations[0] (vap.yaml:9 /spec/validations/0)');
+    expect(out).toContain('✗ validations[0] (vap.yaml:9 /spec/validations/0/expression)');
     expect(out).toContain('replicas must be at most 3');
     for (const word of ['/spec/match/all', 'parameterSelection', 'parameters:', 'parameter set', '[deny]']) expect(out).not.toContain(word);
   });
@@ -172,9 +176,32 @@ describe('verdict explain speaks the words of translated documents', () => {
     expect(test).toMatchObject({
       policy: 'replicalimit-test', matched: true, validationActions: ['Deny'],
       params: { kind: 'ConfigMap', metadata: { name: 'replicas-test', namespace: 'default' }, data: { maxReplicas: '3' } },
-      rules: [{ rule: 'validations[0]', result: 'fail', source: { kind: 'ValidatingAdmissionPolicy', name: 'replicalimit.example.com', path: '/spec/validations/0', line: 9 } }],
+      rules: [{ rule: 'validations[0]', result: 'fail', source: { kind: 'ValidatingAdmissionPolicy', name: 'replicalimit.example.com', path: '/spec/validations/0/expression', line: 9 } }],
     });
     for (const key of ['parameters', 'parameterSet', 'selection', 'enforcementAction']) expect(test).not.toHaveProperty(key);
+  });
+
+  it("shows every action of a binding's validationActions, in text and JSON, as the API server applies them all", async () => {
+    const args = ['-p', 'vap-audit.yaml', '-i', 'deployment.yaml', '--namespace-labels', 'environment=test'];
+    const text = await explain(args);
+    expect(text).toContain('ValidatingAdmissionPolicyBinding/replicalimit-test [validationActions: Deny, Audit] (vap-audit.yaml:12): matched');
+    expect(text).toContain('ValidatingAdmissionPolicyBinding/replicalimit-other [validationActions: Warn, Audit] (vap-audit.yaml:23): not matched');
+    const json = JSON.parse(await explain([...args, '-o', 'json'])) as { trace: Array<Record<string, unknown>> };
+    expect(json.trace.map((t) => [t['policy'], t['validationActions']])).toEqual([['replicalimit-other', ['Warn', 'Audit']], ['replicalimit-test', ['Deny', 'Audit']]]);
+    for (const t of json.trace) expect(t).not.toHaveProperty('actions');
+    // Warn and Audit: matched in a namespace that is not a test one, the failure warns and is audited.
+    const warned = await explain([...args.slice(0, 4), '--namespace-labels', 'environment=prod']);
+    expect(warned).toContain('ValidatingAdmissionPolicyBinding/replicalimit-other [validationActions: Warn, Audit] (vap-audit.yaml:23): matched');
+  });
+
+  it('points a rule at its messageExpression when that failed, and says the message was used', async () => {
+    const out = await explain(['-p', 'vap-message.yaml', '-i', 'deployment.yaml', '--namespace-labels', 'environment=test']);
+    expect(out).toMatch(/✗ validations\[0\] \(vap-message\.yaml:10 \/spec\/validations\/0\/messageExpression\)/);
+    expect(out).toContain('replicas over the limit');
+    const json = JSON.parse(await explain(['-p', 'vap-message.yaml', '-i', 'deployment.yaml', '--namespace-labels', 'environment=test', '-o', 'json'])) as { trace: Array<{ policy: string; rules: Array<Record<string, unknown>> }> };
+    const rule = json.trace.find((t) => t.policy === 'replicalimit-test')!.rules[0]!;
+    expect(rule).toMatchObject({ result: 'fail', at: '/messageExpression', source: { path: '/spec/validations/0/messageExpression', line: 10 } });
+    expect(rule['message']).toMatch(/^messageExpression failed, the message was used instead: .*missing/);
   });
 
   it('says when a binding found no parameter object and parameterNotFoundAction Allow skipped it', async () => {
@@ -204,8 +231,8 @@ describe('verdict explain speaks the words of translated documents', () => {
     const out = await explain(['-p', 'gatekeeper', '-i', 'namespace.yaml']);
     expect(out).toContain('K8sRequiredLabels/all-must-have-owner [deny]: matched');
     expect(out).toContain('from ConstraintTemplate/k8srequiredlabels (gatekeeper/template.yaml)');
-    expect(out).toContain('✗ validations[0] (gatekeeper/template.yaml:45 /spec/targets/0/code/0/source/validations/0)');
-    expect(out).toContain('✗ validations[1] (gatekeeper/template.yaml:47 /spec/targets/0/code/0/source/validations/1)');
+    expect(out).toContain('✗ validations[0] (gatekeeper/template.yaml:45 /spec/targets/0/code/0/source/validations/0/expression)');
+    expect(out).toContain('✗ validations[1] (gatekeeper/template.yaml:47 /spec/targets/0/code/0/source/validations/1/expression)');
   });
 
   it("shows kinitiras policies by their resourceSelectors, overriders and validateRules", async () => {

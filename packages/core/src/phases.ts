@@ -171,19 +171,21 @@ export class Run {
 
   /**
    * A failed validate rule. Its message is rendered (charged by its length,
-   * then capped) only when the decision will list it.
+   * then capped) only when the decision will list it. Returns the error of
+   * its messageExpression when that failed (the static message was used).
    */
-  ruleFailed(a: Active, rule: CompiledValidate, element?: number): void {
+  ruleFailed(a: Active, rule: CompiledValidate, element?: number): string | undefined {
     const { policy, scope } = a;
     const max = this.limits.violations;
     if (this.violations.length >= max && (policy.enforcementAction !== 'warn' || this.warnings.length >= max)) {
       this.violate(policy, rule.name, '');
-      return;
+      return undefined;
     }
-    const message = messageOf(rule, scope, policy.template.cel.context.profile);
+    const { text: message, messageError } = messageOf(rule, scope, policy.template.cel.context.profile);
     scope.meter.spendText(message.length);
     const path = element === undefined || rule.forEachPath === undefined ? undefined : `${rule.forEachPath}/${element}`;
     this.violate(policy, rule.name, capMessage(message, this.limits.messageLength), details(rule, a, path));
+    return messageError;
   }
 }
 
@@ -194,24 +196,34 @@ const MAX_MESSAGE_EXPRESSION_LENGTH = 5 * 1024;
  * The message of a failed validation: `messageExpression` when it gives a non-empty single-line string,
  * else `message`, else (a CEL validation without one) "failed expression: <expression>" (the API server's rule).
  */
-function messageOf(rule: CompiledValidate, scope: Scope, profile: CelProfile | undefined): string {
-  if (profile?.failureMessage && rule.expression !== undefined) return profile.failureMessage(failedValidation(rule, scope));
+function messageOf(rule: CompiledValidate, scope: Scope, profile: CelProfile | undefined): { text: string; messageError?: string } {
+  if (profile?.failureMessage && rule.expression !== undefined) return { text: profile.failureMessage(failedValidation(rule, scope)) };
+  let messageError: string | undefined;
   if (rule.messageExpression) {
     try {
       // As the API server (validator.go): trimmed, single-line, non-empty and at most 5 KiB, else the fallback.
       const value = rule.messageExpression(undefined, scope);
       const text = typeof value === 'string' ? value.trim() : '';
-      if (text !== '' && !text.includes('\n') && text.length <= MAX_MESSAGE_EXPRESSION_LENGTH) return text;
+      if (text !== '' && !text.includes('\n') && text.length <= MAX_MESSAGE_EXPRESSION_LENGTH) return { text };
     } catch (error) {
       if (error instanceof BudgetExceeded) throw error;
-      // The API server falls back to the static message when messageExpression fails; so do we.
+      // The API server falls back to the static message when messageExpression fails; so do we (the trace says so).
+      messageError = (error as Error).message;
     }
   }
+  const fallback = (text: string) => (messageError === undefined ? { text } : { text, messageError });
   if (rule.literalMessage !== undefined) {
     const text = rule.literalMessage.trim();
-    if (text !== '') return text;
-  } else if (rule.hasMessage || rule.expression === undefined) return rule.message.render(resolverFor(scope));
-  return `failed expression: ${rule.expression?.trim() ?? rule.name}`;
+    if (text !== '') return fallback(text);
+  } else if (rule.hasMessage || rule.expression === undefined) return fallback(rule.message.render(resolverFor(scope)));
+  return fallback(`failed expression: ${rule.expression?.trim() ?? rule.name}`);
+}
+
+/** A rule's trace when its messageExpression failed: the place is that field, and the message says why (the first element's, for forEach). */
+function messageExpressionFailed(entry: RuleTrace, error: string | undefined): void {
+  if (error === undefined || entry.at !== undefined) return;
+  entry.at = '/messageExpression';
+  entry.message = `messageExpression failed, the message was used instead: ${error}`;
 }
 
 /** A failed CEL validation for a profile's `failureMessage`: messageExpression is evaluated here (a budget error still ends the evaluation). */
@@ -351,7 +363,7 @@ function validatePolicy(a: Active, run: Run): void {
             scope.element = list[i];
             if (!holds(rule.rule, scope, entry, i)) {
               failed++;
-              run.ruleFailed(a, rule, i);
+              messageExpressionFailed(entry, run.ruleFailed(a, rule, i));
             }
           }
         } finally {
@@ -363,7 +375,7 @@ function validatePolicy(a: Active, run: Run): void {
         if (failed > 0) entry.result = 'fail';
       } else if (!holds(rule.rule, scope, entry)) {
         entry.result = 'fail';
-        run.ruleFailed(a, rule);
+        messageExpressionFailed(entry, run.ruleFailed(a, rule));
       }
     } catch (error) {
       entry.result = 'error';

@@ -3,7 +3,7 @@
  * trace of a policy a translator made says which of the user's documents it
  * stands for, and its selector and rule places are pointers into those
  * documents (a binding's `/spec/matchResources/namespaceSelector`, a
- * policy's `/spec/validations/0`), not into the generated document
+ * policy's `/spec/validations/0/expression`), not into the generated document
  * (`/spec/match/all/1/namespaceSelector`). Built once per set on the first
  * explained evaluation; places are remembered, so each costs one lookup.
  */
@@ -26,7 +26,11 @@ export class Provenance {
     const template = policy.template.origin?.index;
     const ownTemplate = template !== undefined && this.translation.isGenerated(template);
     if (!own && !ownTemplate) return;
-    if (own) trace.source = this.place(policy.index, '');
+    if (own) {
+      trace.source = this.place(policy.index, '');
+      const actions = this.translation.actionsOf(policy.index);
+      if (actions) trace.actions = [...actions];
+    }
     // matchConditions belong to the template; every other selector part to the policy.
     const relocate = <T extends SelectorMismatch>(m: T): T => {
       const conditions = m.at.startsWith('/spec/matchConditions');
@@ -47,11 +51,15 @@ export class Provenance {
       // The first rule of a name wins, as in the template (names are unique within a template's validate and mutate lists).
       const add = (type: string, name: string, at: string) => names!.has(`${type}\u0000${name}`) || names!.set(`${type}\u0000${name}`, at);
       policy.template.mutate.forEach((r, i) => add('mutate', r.name, `/spec/mutate/${i}`));
-      policy.template.validate.forEach((r, i) => add('validate', r.name, `/spec/validate/${i}`));
+      // A CEL validation's place is its expression (what held or failed).
+      policy.template.validate.forEach((r, i) => add('validate', r.name, `/spec/validate/${i}${r.expression === undefined ? '' : '/expression'}`));
       this.rules.set(template, names);
     }
-    const at = names.get(`${rule.type}\u0000${rule.rule}`);
-    return at === undefined ? rule : { ...rule, source: this.place(template, at) };
+    const found = names.get(`${rule.type}\u0000${rule.rule}`);
+    if (found === undefined) return rule;
+    // The part that failed when it is not the test (a messageExpression): that field of the rule.
+    const at = rule.at === undefined ? found : `${found.replace(/\/expression$/, '')}${rule.at}`;
+    return { ...rule, source: this.place(template, at) };
   }
 
   /** The user's place of a pointer of document `index` (remembered). */

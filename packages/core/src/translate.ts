@@ -8,6 +8,7 @@
  */
 import type { ProblemCode } from './errors.js';
 import type { PolicyDocument } from './parse.js';
+import type { EnforcementAction } from './types.js';
 
 /** A core document made by a translator, and where its problems belong. */
 export interface TranslatedDocument {
@@ -27,6 +28,12 @@ export interface TranslatedDocument {
    * rewritten expressions): a problem at a place already reported is not reported again in other words.
    */
   variant?: boolean;
+  /**
+   * For a policy: every action its origin document applies, when that is more than the one `enforcementAction`
+   * core enforces (a ValidatingAdmissionPolicyBinding's `validationActions: [Deny, Audit]`); explained traces
+   * show them (`PolicyTrace.actions`). The adapter answers for the others.
+   */
+  actions?: readonly EnforcementAction[];
 }
 
 /**
@@ -67,6 +74,7 @@ interface Generated {
   origin: number;
   path: (pointer: string) => string | { document: number; path: string };
   variant: boolean;
+  actions?: readonly EnforcementAction[];
 }
 
 const same = (pointer: string) => pointer;
@@ -108,7 +116,7 @@ export class Translation {
   private add(doc: TranslatedDocument): number {
     const index = this.documents.length;
     this.documents.push(doc.document);
-    this.generated.set(index, { origin: doc.origin, path: doc.path ?? same, variant: doc.variant === true });
+    this.generated.set(index, { origin: doc.origin, path: doc.path ?? same, variant: doc.variant === true, ...(doc.actions ? { actions: [...doc.actions] } : {}) });
     return index;
   }
 
@@ -123,6 +131,11 @@ export class Translation {
   /** Whether document `index` is a variant (its problems are shown only where nothing was reported yet). */
   isVariant(index: number): boolean {
     return this.generated.get(index)?.variant === true;
+  }
+
+  /** The actions translated document `index`'s origin applies, when its translator named them. */
+  actionsOf(index: number): readonly EnforcementAction[] | undefined {
+    return this.generated.get(index)?.actions;
   }
 
   /** Whether document `index` was made by a translator. */

@@ -131,9 +131,17 @@ export interface RuleTrace {
   violations?: number;
   /** Why a rule errored or was skipped, or the first comparison without an answer that failed it. */
   message?: string;
+  /**
+   * The part of the rule that failed when it is not its test, as a JSON pointer inside the rule: `/messageExpression`
+   * when a failed CEL validation's messageExpression failed (its `message` was used, as the API server does).
+   */
+  at?: string;
   /** For a mutate rule that changed something: the operations it contributed (the policy's `patch` holds them all). */
   patch?: PatchOperation[];
-  /** With `explain: true`, for a rule a translator made: where the user wrote it (e.g. `/spec/validations/0` of a ValidatingAdmissionPolicy). */
+  /**
+   * With `explain: true`, for a rule a translator made: where the user wrote it, at the field that decided its result
+   * when it has one (a ValidatingAdmissionPolicy's `/spec/validations/0/expression`, or `…/messageExpression` with `at`).
+   */
   source?: TraceSource;
 }
 
@@ -142,6 +150,12 @@ export interface PolicyTrace {
   policy: string;
   kind: string;
   enforcementAction: EnforcementAction;
+  /**
+   * With `explain: true`, for a policy a translator made: every action its document applies, in the document's
+   * order (a ValidatingAdmissionPolicyBinding's `validationActions: [Deny, Audit]` is `['deny', 'audit']`);
+   * `enforcementAction` is the one core's decision enforces.
+   */
+  actions?: EnforcementAction[];
   matched: boolean;
   /** When not matched: the first selector part that failed. */
   mismatch?: SelectorMismatch;

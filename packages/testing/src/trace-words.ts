@@ -51,12 +51,17 @@ export function describeDocument(source: TraceSource): string {
   return source.file === undefined ? name : `${name} (${source.file})`;
 }
 
-/** The enforcement action of a policy in its document's words, or undefined when it has none worth showing. */
+/** A policy's validationActions, all of them as its document lists them (`[Deny, Audit]`; the API server applies each). */
+function validationActions(trace: PolicyTrace): string[] {
+  return (trace.actions ?? [trace.enforcementAction]).map((a) => VALIDATION_ACTIONS[a]);
+}
+
+/** The enforcement action of a policy in its document's words (`validationActions: Deny, Audit`), or undefined when it has none worth showing. */
 export function actionWord(trace: PolicyTrace): string | undefined {
   const kind = trace.source?.kind;
   if (kind === undefined) return trace.enforcementAction;
   if (NO_ACTION.has(kind)) return undefined;
-  if (VALIDATION_ACTION_KINDS.has(kind)) return `validationActions: ${VALIDATION_ACTIONS[trace.enforcementAction]}`;
+  if (VALIDATION_ACTION_KINDS.has(kind)) return `validationActions: ${validationActions(trace).join(', ')}`;
   return trace.enforcementAction;
 }
 
@@ -106,16 +111,17 @@ export function describeTranslatedSelection(selection: SelectionTrace): string |
 /**
  * A trace as JSON in its document's words (`verdict explain -o json`): for a translated policy, a binding's
  * parameters become `params` (the parameter object, `null` for a policy without paramKind), the enforcement action
- * becomes `validationActions` (or goes, for kinds that have none), a selection by the user's own selectors is
+ * becomes `validationActions` (every one the document lists, as the API server applies each; or goes, for kinds
+ * that have none), a selection by the user's own selectors is
  * `selectedBy` with their names, and a selection the document has no word for (none, or parameter sets) is left
  * out. Core's own traces are returned as they are.
  */
 export function traceInWords(trace: PolicyTrace): object {
   const kind = trace.source?.kind;
   if (kind === undefined) return trace;
-  const { enforcementAction, selection, parameters, parameterSet: _set, ...rest } = trace;
+  const { enforcementAction, actions: _actions, selection, parameters, parameterSet: _set, ...rest } = trace;
   const out: Record<string, unknown> = { ...rest };
-  if (VALIDATION_ACTION_KINDS.has(kind)) out['validationActions'] = [VALIDATION_ACTIONS[enforcementAction]];
+  if (VALIDATION_ACTION_KINDS.has(kind)) out['validationActions'] = validationActions(trace);
   else if (!NO_ACTION.has(kind)) out['enforcementAction'] = enforcementAction;
   if (selection && selection.outcome !== 'no-entries') {
     if (selection.matched.length > 0) out['selectedBy'] = selection.matched.map(translatedEntryName);

@@ -11,7 +11,7 @@
 import type { PolicyDocument, TranslatedUnit, TranslationContext } from '@verdict/core';
 import { isObject } from '../read.js';
 import type { Report } from '../vap/fields.js';
-import { enforcementOf, readAuditAnnotations, readNamedExpressions, readValidations } from '../vap/read.js';
+import { actionsOf, enforcementOf, readAuditAnnotations, readNamedExpressions, readValidations } from '../vap/read.js';
 import { autogenVariants } from './autogen.js';
 import { mutatingKindOf } from '../mpol/translate.js';
 import { KYVERNO_POLICIES, KYVERNO_VERSIONS, readKyvernoPolicy } from './read.js';
@@ -90,7 +90,7 @@ export function translateKyverno(
       // Autogen variants map their problems onto the policy as written (same structure; the match block is generated),
       // and repeat none that the policy itself has.
       const { unit, policy: constraint } = variantUnit({
-        policy, kind: policy.kind, name: v.name, template, matchConstraints, enforcementAction: enforcementOf(policy.actions),
+        policy, kind: policy.kind, name: v.name, template, matchConstraints, enforcementAction: enforcementOf(policy.actions), actions: actionsOf(policy.actions),
         origin: i, path: policyPath, evaluated: applies(policy, options.mode), ...(v.autogen ? { autogen: v.autogen } : {}),
       });
       options.found(variant, template, constraint);

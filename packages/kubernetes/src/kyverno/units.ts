@@ -89,6 +89,8 @@ export interface VariantUnit {
   template: PolicyDocument;
   matchConstraints: Doc;
   enforcementAction: string;
+  /** Every action the policy applies (its validationActions), for explained traces. */
+  actions?: ReadonlyArray<'deny' | 'warn' | 'audit'>;
   /** Document index of the policy. */
   origin: number;
   /** Maps template pointers to the policy as written. */
@@ -124,6 +126,7 @@ export function variantUnit(v: VariantUnit): { unit: TranslatedUnit; policy: Pol
         document: constraint,
         origin: v.origin,
         ...variant,
+        ...(v.actions ? { actions: v.actions } : {}),
         // An autogen variant's match block is generated: its problems are the policy's matchConstraints'.
         // The document itself ('') is the policy (traces name it).
         path: (pointer) => (pointer === '' ? '' : v.autogen === undefined && pointer.startsWith(inMatch) ? pointer.replace(inMatch, '/spec/matchConstraints') : '/spec/matchConstraints'),

@@ -30,6 +30,10 @@ const ACTIONS: readonly ValidationAction[] = ['Deny', 'Warn', 'Audit'];
 export function enforcementOf(actions: readonly ValidationAction[]): 'deny' | 'warn' | 'audit' {
   return actions.includes('Deny') ? 'deny' : actions.includes('Warn') ? 'warn' : 'audit';
 }
+/** Every action of a binding's validationActions, in core's words and the binding's order (explained traces show them all). */
+export function actionsOf(actions: readonly ValidationAction[]): Array<'deny' | 'warn' | 'audit'> {
+  return actions.map((a) => (a === 'Deny' ? 'deny' : a === 'Warn' ? 'warn' : 'audit'));
+}
 const MAX_MATCH_CONDITIONS = 64;
 const MAX_AUDIT_ANNOTATIONS = 20;
 const MAX_VALUE_EXPRESSION = 5 * 1024;

@@ -13,7 +13,7 @@ import { celCodeIndex, GATEKEEPER_VARIABLES, isConstraintTemplate, readCelTempla
 import { isObject, metadataOf, str } from '../read.js';
 import type { KubernetesObject } from '../types.js';
 import { ParamDocuments } from './params.js';
-import { ADMISSION_REGISTRATION, ADMISSION_REGISTRATION_VERSIONS, enforcementOf, readAdmissionPolicy, readPolicyBinding } from './read.js';
+import { actionsOf, ADMISSION_REGISTRATION, ADMISSION_REGISTRATION_VERSIONS, enforcementOf, readAdmissionPolicy, readPolicyBinding } from './read.js';
 import { BINDING_KIND, TranslationRegistry } from './registry.js';
 import type { AdmissionPolicy, BindingCommon, PolicyBinding, PolicyCommon } from './types.js';
 import { MutatingDocuments, translateMutating } from '../map/translate.js';
@@ -307,7 +307,7 @@ function translate(claimed: readonly number[], ctx: TranslationContext, { out, d
       });
       units.push({
         template: { document, origin: policy.document, path: policyPath },
-        policies: [{ document: generated, origin: binding.document, path: bindingPath(binding, policy) }],
+        policies: [{ document: generated, origin: binding.document, path: bindingPath(binding, policy), actions: actionsOf(binding.validationActions) }],
       });
     }
   }
