@@ -196,7 +196,7 @@ describe('verdict explain speaks the words of translated documents', () => {
 
   it('points a rule at its messageExpression when that failed, and says the message was used', async () => {
     const out = await explain(['-p', 'vap-message.yaml', '-i', 'deployment.yaml', '--namespace-labels', 'environment=test']);
-    expect(out).toMatch(/✗ validations\[0\] \(vap-message\.yaml:10 \/spec\/validations\/0\/messageExpression\)/);
+    expect(out).toMatch(/✗ validations\[0\]: messageExpression failed, the message was used instead: .*missing.* \(vap-message\.yaml:10 \/spec\/validations\/0\/messageExpression\)/);
     expect(out).toContain('replicas over the limit');
     const json = JSON.parse(await explain(['-p', 'vap-message.yaml', '-i', 'deployment.yaml', '--namespace-labels', 'environment=test', '-o', 'json'])) as { trace: Array<{ policy: string; rules: Array<Record<string, unknown>> }> };
     const rule = json.trace.find((t) => t.policy === 'replicalimit-test')!.rules[0]!;

@@ -74,7 +74,8 @@ function ruleResult(rule: RuleTrace, s: TraceStyle): string {
     case 'pass':
       return `${s.ok('✓')} ${kind}${rule.rule}${counts}`;
     case 'fail':
-      return `${s.bad('✗')} ${kind}${rule.rule}${counts}`;
+      // A part besides the test failed (a messageExpression): its message says what and why.
+      return `${s.bad('✗')} ${kind}${rule.rule}${counts}${rule.at !== undefined && rule.message ? `: ${rule.message}` : ''}`;
     case 'error':
       return `${s.bad('!')} ${kind}${rule.rule}: error: ${rule.message ?? 'unknown'}`;
     case 'skipped':
