@@ -67,6 +67,18 @@ describe('verdict eval', () => {
         code: 0, stdout: 'ACCEPTED (ci)\n  reason: dry run (acme): would reject: ref wip is not protected\n',
       });
       expect(await verdict(['explain', '-c', 'chain.yaml', '-i', 'latest.json'], { cwd: dir })).toMatchObject({ code: 1, stdout: expect.stringMatching(/^REJECTED \(ci\)\n {2}✗ image alpine:latest uses :latest\n/) });
+      // The dry-run level's denial is in its trace, marked as the job's reason words it: not enforced.
+      const text = (await verdict(['explain', '-c', 'chain.yaml', '-i', 'job.json'], { cwd: dir })).stdout;
+      expect(text).toMatch(/Policy\/protected \[deny\] \[dry run \(acme\): not enforced\]: matched\n(?: {4}.*\n)* {4}✗ protected\n {8}ref wip is not protected\n/);
+      expect(text).toMatch(/Policy\/no-latest \[deny\]: matched/);
+      expect(text).not.toMatch(/no-latest.*dry run/);
+      const json = JSON.parse((await verdict(['explain', '-c', 'chain.yaml', '-i', 'job.json', '-o', 'json'], { cwd: dir })).stdout) as { allowed: boolean; warnings: string[]; trace: Array<Record<string, unknown>> };
+      expect(json.allowed).toBe(true);
+      expect(json.warnings).toEqual(['dry run (acme): would reject: ref wip is not protected']);
+      expect(json.trace.map((t) => [t['policy'], t['ciLevel']])).toEqual([
+        ['no-latest', { level: 'project', name: 'project', dryRun: false }],
+        ['protected', { level: 'group', name: 'acme', dryRun: true }],
+      ]);
       expect(await verdict(['eval', '-p', 'project.yaml', '-c', 'chain.yaml', '-i', 'job.json'], { cwd: dir })).toMatchObject({
         code: 2, stderr: 'verdict: verdict eval: --config chain.yaml has a ci.chain, whose levels name their own policies; -p would not be used: leave it out, or add its files to a level of the chain\n',
       });

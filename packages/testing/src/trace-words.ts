@@ -51,6 +51,29 @@ export function describeDocument(source: TraceSource): string {
   return source.file === undefined ? name : `${name} (${source.file})`;
 }
 
+/** The CI chain level whose policy set a trace is of (`ciLevel` on the traces of `@verdict/ci` chains' joined decisions). */
+export interface CiLevelOfTrace {
+  level: string;
+  name: string;
+  /** The level runs in dry-run mode: its denials and changes were reported, not enforced. */
+  dryRun: boolean;
+}
+
+/** The chain level a trace carries, when it is of a CI chain. */
+function ciLevelOf(trace: PolicyTrace): CiLevelOfTrace | undefined {
+  const level = (trace as PolicyTrace & { ciLevel?: unknown }).ciLevel;
+  return isObject(level) && typeof level['name'] === 'string' && level['dryRun'] === true ? (level as unknown as CiLevelOfTrace) : undefined;
+}
+
+/**
+ * The mark of a policy run by a dry-run level of a CI chain, in the words of the job response's reason
+ * (`dry run (acme): would reject: …`): `dry run (acme): not enforced`.
+ */
+export function dryRunWord(trace: PolicyTrace): string | undefined {
+  const level = ciLevelOf(trace);
+  return level === undefined ? undefined : `dry run (${level.name}): not enforced`;
+}
+
 /** A policy's validationActions, all of them as its document lists them (`[Deny, Audit]`; the API server applies each). */
 function validationActions(trace: PolicyTrace): string[] {
   return (trace.actions ?? [trace.enforcementAction]).map((a) => VALIDATION_ACTIONS[a]);

@@ -6,7 +6,7 @@
  */
 import type { Decision, PatchOperation, PolicyTrace, RuleTrace, SelectionTrace } from '@verdict/core';
 import { inline } from './text.js';
-import { actionWord, describeDocument, describePlace, describeParams, describeTranslatedSelection, seesParams, translatedEntryName } from './trace-words.js';
+import { actionWord, describeDocument, dryRunWord, describePlace, describeParams, describeTranslatedSelection, seesParams, translatedEntryName } from './trace-words.js';
 
 /** Colour hooks; each defaults to the identity (plain text). */
 export interface TraceStyle {
@@ -93,7 +93,9 @@ export function formatPolicyTrace(trace: PolicyTrace, decision?: Pick<Decision, 
   const set = trace.parameterSet === undefined || params ? '' : ` ${s.dim(`(parameter set ${trace.parameterSet})`)}`;
   const action = actionWord(trace);
   const where = own ? describePlace(own, own) : '';
-  const head = `${s.bold(`${trace.kind}/${trace.policy}`)}${set}${action === undefined ? '' : ` ${s.dim(`[${action}]`)}`}${where ? ` ${s.dim(`(${where})`)}` : ''}`;
+  // A policy of a CI chain's dry-run level: what it denies is reported, not enforced.
+  const dryRun = dryRunWord(trace);
+  const head = `${s.bold(`${trace.kind}/${trace.policy}`)}${set}${action === undefined ? '' : ` ${s.dim(`[${action}]`)}`}${dryRun === undefined ? '' : ` ${s.warn(`[${dryRun}]`)}`}${where ? ` ${s.dim(`(${where})`)}` : ''}`;
   if (!trace.matched) {
     if (trace.error) return [`${head}: ${s.bad('error while matching')}: ${trace.error}`];
     const why = trace.mismatch ? `${trace.mismatch.selector} ${s.dim(`(${at(trace.mismatch)})`)}` : 'no selector matched';

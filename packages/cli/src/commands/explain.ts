@@ -15,7 +15,8 @@ won (and why earlier entries did not match), the merged parameters, each
 rule's result with its messages, and the patch. Kubernetes documents are
 explained in their own words (a binding's validationActions, its params,
 matchResources, matchConditions, validations; kinitiras' resourceSelectors),
-each place as file:line and the JSON pointer in the document you wrote.
+each place as file:line and the JSON pointer in the document you wrote. A CI
+chain's policies of a dry-run level are marked [dry run (<name>): not enforced].
 
 Options:
 ${INPUT_HELP}

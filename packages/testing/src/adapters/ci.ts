@@ -11,6 +11,7 @@ import { SuiteError } from '../errors.js';
 import type { AdapterOptions, Evaluator } from '../evaluate.js';
 import { readInputFile, readPolicyFiles } from '../files.js';
 import { toOutcome } from '../outcome.js';
+import type { CiLevelOfTrace } from '../trace-words.js';
 
 /** One level of `ci.chain` in a suite: policy paths relative to the suite. */
 interface LevelConfig {
@@ -45,7 +46,10 @@ function chainOf(config: Record<string, unknown>, documents: readonly PolicyDocu
   });
 }
 
-/** The levels' decisions (in explain mode) as one decision: traces, violations, warnings and errors in chain order. */
+/**
+ * The levels' decisions (in explain mode) as one decision: traces, violations, warnings and errors in chain order.
+ * Each trace says the level that ran it as `ciLevel: {level, name, dryRun}`: a dry-run level's denials were not enforced.
+ */
 function joined(explanation: JobExplanation, sets: ReadonlyArray<{ name: string; policies: ReturnType<typeof loadJobPolicies> }>): Decision {
   const decision: Decision = { allowed: explanation.response.admission === 'accepted', violations: [], warnings: [], errors: [], patch: [], trace: [], skipped: 0 };
   for (const level of explanation.levels) {
@@ -55,7 +59,8 @@ function joined(explanation: JobExplanation, sets: ReadonlyArray<{ name: string;
     decision.warnings.push(...d.warnings);
     decision.errors.push(...d.errors);
     decision.patch.push(...d.patch);
-    decision.trace.push(...d.trace);
+    const ciLevel: CiLevelOfTrace = { level: level.level, name: level.name, dryRun: level.dryRun };
+    decision.trace.push(...d.trace.map((t) => ({ ...t, ciLevel })));
   }
   return decision;
 }
