@@ -85,4 +85,36 @@ describe('document translators', () => {
     expect(plain.source).toBeUndefined();
     expect(plain.rules[0]!.source).toBeUndefined();
   });
+
+  it("shows every action a translated policy's document applies, and a CEL rule's place at its expression or failed messageExpression", () => {
+    const translator: DocumentTranslator = {
+      name: 'checks',
+      claim: (documents) => documents.flatMap((d, i) => ((d as PolicyDocument)['kind'] === 'Check' ? [i] : [])),
+      translate: (claimed) => claimed.map((i) => ({
+        template: {
+          origin: i,
+          path: (p) => p.replace('/spec/validate/', '/checks/'),
+          document: { apiVersion: 'verdict.dev/v1', kind: 'PolicyTemplate', metadata: { name: `t${i}` }, spec: { kind: `Check${i}`, validate: [
+            { name: 'small', expression: 'object.size <= 3', messageExpression: 'object.missing.name', message: 'too big' },
+            { name: 'named', expression: 'has(object.name)' },
+          ] } },
+        },
+        policies: [{ origin: i, actions: ['deny', 'audit'], document: { apiVersion: 'verdict.dev/v1', kind: 'Check', metadata: { name: `c${i}` }, spec: { enforcementAction: 'deny' } } }],
+      })),
+    };
+    const text = 'kind: Check\nchecks:\n  - {expression: "object.size <= 3", messageExpression: object.missing.name, message: too big}\n  - expression: has(object.name)\n';
+    const set = compilePolicies(parsePolicyDocuments(text, { source: 'checks.yaml' }), { translators: [translator] });
+    const [trace] = set.evaluate({ object: { size: 5 } }, { explain: true }).trace;
+    expect(trace).toMatchObject({ enforcementAction: 'deny', actions: ['deny', 'audit'] });
+    // The first rule failed and so did its messageExpression: the message was used, and the place is that field.
+    expect(trace!.rules[0]).toMatchObject({ result: 'fail', at: '/messageExpression', message: expect.stringMatching(/^messageExpression failed, the message was used instead: /), source: { path: '/checks/0/messageExpression', line: 3 } });
+    expect(trace!.rules[1]).toMatchObject({ result: 'fail', source: { path: '/checks/1/expression', line: 4 } });
+    expect(trace!.rules[1]).not.toHaveProperty('at');
+    expect(set.evaluate({ object: { size: 5 } }).violations.map((v) => v.message)).toEqual(['too big', 'failed expression: has(object.name)']);
+    // Without explain: no actions and no places, but the rule still says its messageExpression failed.
+    const plain = set.evaluate({ object: { size: 5 } }).trace[0]!;
+    expect(plain).not.toHaveProperty('actions');
+    expect(plain.rules[0]).toMatchObject({ at: '/messageExpression' });
+    expect(plain.rules[0]).not.toHaveProperty('source');
+  });
 });
