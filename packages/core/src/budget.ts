@@ -57,6 +57,8 @@ export class CostMeter {
   private workLeft: number;
   /** Units of `spend` the running part may still spend (`within`); Infinity outside any. */
   private cap = Number.POSITIVE_INFINITY;
+  /** The parts running ({@link CostMeter.within}), innermost last: the cap of the part around each when it started, and its limit. */
+  readonly #parts: { before: number; readonly limit: number }[] = [];
   /** The error thrown once the budget is spent, made once: all()/exists() go on past an element's error, so it is thrown again per element. */
   #exceeded: BudgetExceeded | undefined;
 
@@ -96,6 +98,8 @@ export class CostMeter {
   within<T, A = undefined, B = undefined>(limit: number, f: (a: A, b: B) => T, a?: A, b?: B): T {
     const before = this.cap;
     if (limit >= before) return f(a as A, b as B);
+    const part = { before, limit };
+    this.#parts.push(part);
     this.cap = limit;
     let out: T | undefined;
     let failure: unknown;
@@ -105,10 +109,13 @@ export class CostMeter {
     } catch (error) {
       threw = true;
       failure = error;
+    } finally {
+      this.#parts.pop();
     }
     // Past the limit the count went below zero (a budget error swallowed inside, say by all(), leaves it there too).
     const spent = limit - this.cap;
-    this.cap = before - Math.min(spent, limit);
+    // `part.before`: what the part around had, less what ran beside this one (`beside`).
+    this.cap = part.before - Math.min(spent, limit);
     if (spent > limit) {
       // Every charge past the limit threw before its work (all() absorbs the error and goes on to charge the next
       // element, which throws again): what was done is at most the limit, and that is what the budget pays. The
@@ -120,6 +127,27 @@ export class CostMeter {
     if (this.left < 0 || this.workLeft < 0) throw this.exceeded();
     if (threw) throw failure;
     return out as T;
+  }
+
+  /**
+   * Runs `f(a, b)` as a part of its own beside the running one, allowed `limit` units (see {@link CostMeter.within}):
+   * what it spends counts against the part around the running one, not against the running one. A
+   * ValidatingAdmissionPolicy's variable is computed when an expression first reads it; the API server holds it to a
+   * limit of its own and charges it to the policy, not to the expression (admission/plugin/cel/composition.go).
+   */
+  beside<T, A = undefined, B = undefined>(limit: number, f: (a: A, b: B) => T, a?: A, b?: B): T {
+    const part = this.#parts[this.#parts.length - 1];
+    if (part === undefined) return this.within(limit, f, a, b);
+    const running = this.cap;
+    // What the part around the running one has left: its share when the running part started, less what that spent.
+    const around = part.before - (part.limit - running);
+    this.cap = around;
+    try {
+      return this.within(limit, f, a, b);
+    } finally {
+      part.before -= around - this.cap;
+      this.cap = running;
+    }
   }
 
   /** Units spent so far (`spend`'s; `work` is counted apart). */

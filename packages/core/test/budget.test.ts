@@ -1,5 +1,6 @@
 import { compilePolicies, DEFAULT_COST_BUDGET, VerdictError, type CompileOptions, type Decision } from '@verdict/core';
 import { describe, expect, it } from 'vitest';
+import { CostLimitExceeded, CostMeter } from '../src/budget.js';
 
 type Spec = Record<string, unknown>;
 
@@ -146,5 +147,39 @@ describe('message caps', () => {
     const { set } = setup({ p: rule(false, { message: '{{object.s}}' }) }, { maxMessageLength: 10 });
     expect(set.evaluate({ object: { s: 'x'.repeat(100) } }).violations[0]!.message).toBe(`${'x'.repeat(9)}…`);
     expect(set.evaluate({ object: { s: 'short' } }).violations[0]!.message).toBe('short');
+  });
+});
+
+describe('the cost meter: parts with limits of their own', () => {
+  it('counts what runs beside a part against the part around it, not against the part', () => {
+    const meter = new CostMeter(1_000);
+    const spent = meter.within(100, () => meter.within(50, () => {
+      meter.spend(30);
+      // 40 beside the expression: within the variable's own 50, and the policy's 100 less the expression's 30.
+      meter.beside(50, () => meter.spend(40));
+      meter.spend(15);
+      return meter.spent;
+    }));
+    expect(spent).toBe(85);
+  });
+
+  it('cancels a part beside past its own limit, and the part around when the sum passes its limit', () => {
+    const meter = new CostMeter(1_000);
+    expect(() => meter.within(100, () => meter.within(50, () => meter.beside(50, () => meter.spend(60))))).toThrow(CostLimitExceeded);
+    // The expression spends 45 of its 50; two variables beside it spend 40 each, within their own 50: together 125,
+    // past the policy's 100.
+    const policy = new CostMeter(1_000);
+    let error: unknown;
+    try {
+      policy.within(100, () => policy.within(50, () => {
+        policy.spend(45);
+        policy.beside(50, () => policy.spend(40));
+        policy.beside(50, () => policy.spend(40));
+      }));
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(CostLimitExceeded);
+    expect((error as CostLimitExceeded).limit).toBe(100);
   });
 });

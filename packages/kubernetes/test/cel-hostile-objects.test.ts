@@ -76,6 +76,24 @@ describe('a quadratic loop', () => {
   });
 });
 
+describe("a variable's cost", () => {
+  // `names` costs the API server 14 units per container (`__result__ + [c.name]`: 12, `c.name`: 2), the validation 5 per
+  // name (its loop condition 2, `__result__` 1, `n` 1, `startsWith` 1): 840,000 and 300,000 over 60,000 containers.
+  const variables = [{ name: 'names', expression: 'object.spec.containers.map(c, c.name)' }];
+  const expression = "variables.names.all(n, n.startsWith('c'))";
+
+  it("counts against the policy, not against the expression that reads it: each within its own limit, admitted", async () => {
+    const { response } = await setup(expression, { variables }).run(pod({ containers: containers(60_000) }));
+    expect(response.allowed).toBe(true);
+  });
+
+  it('is cancelled past its own limit, as an error of the expression that reads it', async () => {
+    const { response } = await setup(expression, { variables }).run(pod({ containers: containers(80_000) }));
+    expect(response.allowed).toBe(false);
+    expect(response.status?.message).toMatch(/resulted in error: variables\.names: operation cancelled: actual cost limit exceeded$/);
+  });
+});
+
 describe('strings and lists doubled through variables', () => {
   const chain = (start: string) => [{ name: 'v0', expression: start }, ...Array.from({ length: 9 }, (_, i) => ({ name: `v${i + 1}`, expression: `variables.v${i} + variables.v${i}` }))];
 

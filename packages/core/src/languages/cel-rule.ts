@@ -157,6 +157,10 @@ export function computedVariables(scope: Scope): Record<string, unknown> | undef
   return out;
 }
 
+function runVariable(compiled: CompiledExpression, at: { act: Readonly<Record<string, unknown>>; state: State }): unknown {
+  return compiled.run(at.act, at.state);
+}
+
 function variablesOf(ctx: CelContext, scope: Scope, state: State): object {
   if (state.variables) return state.variables;
   const compute = (name: string): unknown => {
@@ -166,7 +170,9 @@ function variablesOf(ctx: CelContext, scope: Scope, state: State): object {
     state.computing.add(name);
     try {
       const act = activation(ctx, layoutOf(ctx, compiled), scope, ROOT);
-      let value = compiled.run(act, state);
+      // With the API server's limits, a variable is a part of its own: its limit, charged to the policy, not to the reader.
+      const limit = ctx.profile?.costLimits?.expression;
+      let value = limit === undefined ? compiled.run(act, state) : scope.meter.beside(limit, runVariable, compiled, { act, state });
       if (isPassed(value, act, compiled)) {
         // The value is a root as given (say Gatekeeper's anyObject): convert only what the unit reads below it.
         (state.passed ??= new Map()).set(name, value);
