@@ -5,7 +5,9 @@
  * (k8s.io/apiserver/pkg/cel/environment/base.go: cel-go's OptOptimize, presence tests free), which is verdict's
  * default model. A rule agrees when it evaluates to true (the Go test fails on any validation error) and costs the
  * same units; the planner's two back ends and cel-js's own evaluation must charge alike. The count of rules that
- * agree is held as a floor, and every rule that does not is listed below with its reason.
+ * agree is held as a floor, and every rule that does not is listed below with its reason. Most differences come from
+ * the schema (verdict types a value by its JSON); those rules run again on values typed as the API server types them,
+ * which separates verdict's typing from its units.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
