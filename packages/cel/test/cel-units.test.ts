@@ -114,6 +114,15 @@ describe("the API server's cost units", () => {
     // `.?` is a qualifier; or() and orValue() cost nothing and evaluate their argument only when the receiver
     // has no value (cel-go's optional library replaces them with evalOptionalOr/evalOptionalOrValue).
     expect(units('x.?a.orValue(1)')).toBe(2);
+    // An optional qualifier, and every qualifier after one in the chain, costs 1 only when the value is there.
+    expect(units('x.?a')).toBe(2);
+    expect(units('x.?z')).toBe(1);
+    expect(units('x.?a.b')).toBe(3);
+    expect(units('x.?a.z')).toBe(2);
+    expect(units('x.?z.b')).toBe(1);
+    expect(units("m[?'a']")).toBe(2);
+    expect(units("m[?'q']")).toBe(1);
+    expect(units('[x][?0]')).toBe(10 + 1 + 1 + 1);
     expect(units('x.?a.orValue(size(l))')).toBe(2);
     expect(units('x.?z.orValue(size(l))')).toBe(1 + 2);
     expect(units('optional.of(i).or(optional.of(size(l))).hasValue()')).toBe(2 + 1);
