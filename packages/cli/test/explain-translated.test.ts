@@ -194,14 +194,14 @@ describe('verdict explain speaks the words of translated documents', () => {
     expect(warned).toContain('ValidatingAdmissionPolicyBinding/replicalimit-other [validationActions: Warn, Audit] (vap-audit.yaml:23): matched');
   });
 
-  it('points a rule at its messageExpression when that failed, and says the message was used', async () => {
+  it('points a rule at its messageExpression when that failed, says why, and answers with the message', async () => {
     const out = await explain(['-p', 'vap-message.yaml', '-i', 'deployment.yaml', '--namespace-labels', 'environment=test']);
-    expect(out).toMatch(/✗ validations\[0\]: messageExpression failed, the message was used instead: .*missing.* \(vap-message\.yaml:10 \/spec\/validations\/0\/messageExpression\)/);
+    expect(out).toMatch(/✗ validations\[0\]: messageExpression failed: .*missing.* \(vap-message\.yaml:10 \/spec\/validations\/0\/messageExpression\)/);
     expect(out).toContain('replicas over the limit');
     const json = JSON.parse(await explain(['-p', 'vap-message.yaml', '-i', 'deployment.yaml', '--namespace-labels', 'environment=test', '-o', 'json'])) as { trace: Array<{ policy: string; rules: Array<Record<string, unknown>> }> };
     const rule = json.trace.find((t) => t.policy === 'replicalimit-test')!.rules[0]!;
     expect(rule).toMatchObject({ result: 'fail', at: '/messageExpression', source: { path: '/spec/validations/0/messageExpression', line: 10 } });
-    expect(rule['message']).toMatch(/^messageExpression failed, the message was used instead: .*missing/);
+    expect(rule['message']).toMatch(/^messageExpression failed: .*missing/);
   });
 
   it('says when a binding found no parameter object and parameterNotFoundAction Allow skipped it', async () => {

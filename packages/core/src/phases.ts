@@ -172,7 +172,7 @@ export class Run {
   /**
    * A failed validate rule. Its message is rendered (charged by its length,
    * then capped) only when the decision will list it. Returns the error of
-   * its messageExpression when that failed (the static message was used).
+   * its messageExpression when that failed (the fallback message was used).
    */
   ruleFailed(a: Active, rule: CompiledValidate, element?: number): string | undefined {
     const { policy, scope } = a;
@@ -197,7 +197,12 @@ const MAX_MESSAGE_EXPRESSION_LENGTH = 5 * 1024;
  * else `message`, else (a CEL validation without one) "failed expression: <expression>" (the API server's rule).
  */
 function messageOf(rule: CompiledValidate, scope: Scope, profile: CelProfile | undefined): { text: string; messageError?: string } {
-  if (profile?.failureMessage && rule.expression !== undefined) return { text: profile.failureMessage(failedValidation(rule, scope)) };
+  if (profile?.failureMessage && rule.expression !== undefined) {
+    // The profile words the message (Kyverno's names a messageExpression error in it); the trace still points at the field.
+    const failed = failedValidation(rule, scope);
+    const text = profile.failureMessage(failed);
+    return failed.messageExpression && 'error' in failed.messageExpression ? { text, messageError: failed.messageExpression.error } : { text };
+  }
   let messageError: string | undefined;
   if (rule.messageExpression) {
     try {
@@ -219,11 +224,14 @@ function messageOf(rule: CompiledValidate, scope: Scope, profile: CelProfile | u
   return fallback(`failed expression: ${rule.expression?.trim() ?? rule.name}`);
 }
 
-/** A rule's trace when its messageExpression failed: the place is that field, and the message says why (the first element's, for forEach). */
+/**
+ * A rule's trace when its messageExpression failed: the place is that field, and the message says why (the first
+ * element's, for forEach); the violation's message is the fallback (the static `message`, or the profile's words).
+ */
 function messageExpressionFailed(entry: RuleTrace, error: string | undefined): void {
   if (error === undefined || entry.at !== undefined) return;
   entry.at = '/messageExpression';
-  entry.message = `messageExpression failed, the message was used instead: ${error}`;
+  entry.message = `messageExpression failed: ${error}`;
 }
 
 /** A failed CEL validation for a profile's `failureMessage`: messageExpression is evaluated here (a budget error still ends the evaluation). */

@@ -107,7 +107,7 @@ describe('document translators', () => {
     const [trace] = set.evaluate({ object: { size: 5 } }, { explain: true }).trace;
     expect(trace).toMatchObject({ enforcementAction: 'deny', actions: ['deny', 'audit'] });
     // The first rule failed and so did its messageExpression: the message was used, and the place is that field.
-    expect(trace!.rules[0]).toMatchObject({ result: 'fail', at: '/messageExpression', message: expect.stringMatching(/^messageExpression failed, the message was used instead: /), source: { path: '/checks/0/messageExpression', line: 3 } });
+    expect(trace!.rules[0]).toMatchObject({ result: 'fail', at: '/messageExpression', message: expect.stringMatching(/^messageExpression failed: /), source: { path: '/checks/0/messageExpression', line: 3 } });
     expect(trace!.rules[1]).toMatchObject({ result: 'fail', source: { path: '/checks/1/expression', line: 4 } });
     expect(trace!.rules[1]).not.toHaveProperty('at');
     expect(set.evaluate({ object: { size: 5 } }).violations.map((v) => v.message)).toEqual(['too big', 'failed expression: has(object.name)']);

@@ -89,6 +89,15 @@ describe("a binding's validationActions in traces", () => {
     expect(rule).not.toHaveProperty('at');
   });
 
+  it("points a Kyverno validation at its messageExpression when that failed, the message in Kyverno's words", async () => {
+    const policy = kyverno('[Deny]').replace('    message: images tagged latest are not allowed', '    messageExpression: "object.missing.name"');
+    const { outcome, json } = await setup(policy);
+    const rule = (json[0]!['rules'] as Array<Record<string, unknown>>)[0];
+    expect(rule).toMatchObject({ result: 'fail', at: '/messageExpression', source: { kind: 'ValidatingPolicy', path: '/spec/validations/0/messageExpression' } });
+    expect(rule!['message']).toMatch(/^messageExpression failed: /);
+    expect(outcome.denials.join('\n')).toContain('failed to evaluate message expression');
+  });
+
   it("keeps a core trace without actions as core's words", () => {
     const trace: PolicyTrace = { policy: 'p', kind: 'Policy', enforcementAction: 'warn', matched: true, rules: [] };
     expect(formatTrace([trace])).toContain('Policy/p [warn]');
