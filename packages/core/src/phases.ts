@@ -210,7 +210,7 @@ function messageOf(rule: CompiledValidate, scope: Scope, profile: CelProfile | u
   if (rule.literalMessage !== undefined) {
     const text = rule.literalMessage.trim();
     if (text !== '') return text;
-  } else if (rule.hasMessage || rule.expression === undefined) return rule.message.render(resolverFor(scope));
+  } else if (rule.hasMessage || rule.expression === undefined) return rule.message.render(resolverFor(scope), scope.meter);
   return `failed expression: ${rule.expression?.trim() ?? rule.name}`;
 }
 
