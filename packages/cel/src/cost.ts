@@ -14,6 +14,7 @@
  * so cel-js's evaluation and the planner (which calls the same handlers) charge the same; a node whose handler
  * charges the API server's units itself ({@link chargesItself}) is not charged its unit again by units.ts.
  */
+import { Optional } from '@marcbachmann/cel-js';
 import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { CHARS_PER_UNIT, keyUnits, spend, WIDE_MAP, work } from './runtime.js';
 import { toCel } from './values.js';
@@ -300,6 +301,24 @@ export function freeSetLookup(node: { handle?: unknown }): void {
     work(b.length);
     return findIn(a, b, n, ev);
   }, handle, false) as never;
+}
+
+/**
+ * A qualifier of an optional selection (`x.?a`, `x[?k]`, and every selection after one in the same chain), which
+ * cel-go observes only when the value is there: it qualifies with `QualifyIfPresent` (interpreter/attributes.go
+ * applyQualifiers, sticky once a qualifier is optional) and its watcher reports a qualification only when present
+ * (interpreter/interpretable.go evalWatchConstQual.QualifyIfPresent), at 1 unit (runtimecost.go: `ConstantQualifier`).
+ * The node's handler spends that unit when its result is a present optional; an absent field costs nothing.
+ */
+export function chargeWhenPresent(node: { handle?: unknown }): void {
+  const handle = node.handle;
+  if (typeof handle !== 'function' || isMetered(handle)) return;
+  const select = handle as Binary;
+  node.handle = mark((a: unknown, b: unknown, n: PlanNode, ev: Evaluator) => {
+    const out = select(a, b, n, ev);
+    if (out instanceof Optional && out.hasValue()) spend(1);
+    return out;
+  }, handle) as never;
 }
 
 /** cel-go's `actualSize`: a string's or bytes' length, a list's or map's entries, an optional's value's; 1 for anything else. */

@@ -23,11 +23,15 @@
  * selection chain (a call's result, a literal) costs 1 more (cel-go wraps the operand in a relative attribute);
  * an identifier that is a `?:` branch or an index is read without being observed (cel-go resolves it as an
  * attribute), so it costs nothing there; `has()` costs its field selections and, in the API server, nothing for the
- * test itself (`PresenceTestHasCost(false)`). With cel-go's `OptOptimize`, which the API server sets, a list or
+ * test itself (`PresenceTestHasCost(false)`); a qualifier of an optional selection (`.?`, `[?]` and what follows
+ * them in the chain) costs 1 only when the value is there (cel-go qualifies it with `QualifyIfPresent`); `or()` and
+ * `orValue()` cost nothing and evaluate their argument only when the receiver has no value (cel-go replaces them
+ * with interpretables its tracker does not charge); a qualified name the environment defines (`google.protobuf.Duration`)
+ * is a constant. With cel-go's `OptOptimize`, which the API server sets, a list or
  * map literal of constants and a type conversion of a constant are computed once when the program is built and
  * cost nothing, and `x in [constants]` is a set lookup that costs nothing either.
  */
-import { chargesItself, freeSetLookup, unmeter } from './cost.js';
+import { chargesItself, chargeWhenPresent, freeSetLookup, unmeter } from './cost.js';
 import { spend } from './runtime.js';
 import type { Node } from './ast.js';
 
@@ -134,11 +138,19 @@ export function assignUnits(root: Node, context: UnitContext): void {
         return 2 + cost(node.args as Node);
       case '.': case '.?': {
         const inner = (node.args as [Node, string])[0];
-        return cost(inner) + 1 + (isAttribute(inner) ? 0 : 1);
+        const units = cost(inner);
+        if (op === '.' && constant.has(inner) && isQualifiedName(inner)) {
+          // `google.protobuf.Duration`: cel-go's checker resolves a qualified name the environment defines to one
+          // identifier (checker/checker.go checkSelect), planned as a constant (interpreter/planner.go
+          // planCheckedIdent): free.
+          constant.add(node);
+          return units;
+        }
+        return units + qualifier(node) + (isAttribute(inner) ? 0 : 1);
       }
       case '[]': case '[?]': {
         const [inner, index] = node.args as [Node, Node];
-        return cost(inner) + 1 + (isAttribute(inner) ? 0 : 1) + resolved(index);
+        return cost(inner) + qualifier(node) + (isAttribute(inner) ? 0 : 1) + resolved(index);
       }
       case '!_':
         return 1 + cost(node.args as Node);
@@ -182,6 +194,13 @@ export function assignUnits(root: Node, context: UnitContext): void {
         return sumChildren(node.args);
       }
     }
+  }
+
+  /** A qualifier's unit: 1, or nothing here when it is optional and charges itself if present ({@link chargeWhenPresent}). */
+  function qualifier(node: Node): number {
+    if (!optionalQualifier(node)) return 1;
+    chargeWhenPresent(node);
+    return 0;
   }
 
   function sumChildren(args: unknown): number {
@@ -268,8 +287,11 @@ export function assignUnits(root: Node, context: UnitContext): void {
       return (folded ? 0 : LIST_CREATE) + cost(macro['val']) + cost(macro['exp']);
     }
     if (isNode(macro['receiver']) && isNode(macro['arg'])) {
-      // `or`, `orValue`: functions in cel-go, both operands evaluated.
-      return 1 + cost(macro['receiver']) + cost(macro['arg']);
+      // `or`, `orValue`: cel-go's optional library replaces the call with evalOptionalOr / evalOptionalOrValue
+      // (cel/library.go decorateOptionalOr), which its tracker has no case for (runtimecost.go Observe): the call
+      // costs nothing, and the argument, evaluated only when the receiver has no value, is a block of its own.
+      block(macro['arg']);
+      return cost(macro['receiver']);
     }
     let units = 1;
     for (const [key, value] of Object.entries(macro)) if (key !== 'ast' && isNode(value)) units += cost(value);
@@ -367,6 +389,24 @@ function isAttribute(node: Node): boolean {
     default:
       return false;
   }
+}
+
+/** `.?` or `[?]`, or a selection or index after one in the same chain (cel-go qualifies it only if present). */
+function optionalQualifier(node: Node): boolean {
+  let n = node;
+  for (;;) {
+    if (n.op === '.?' || n.op === '[?]') return true;
+    if (n.op !== '.' && n.op !== '[]') return false;
+    n = (n.args as [Node])[0];
+    if (n.meta.alternate || n.meta.macro) return false;
+  }
+}
+
+/** A namespace the environment defines (`google`), or a selection from one (`google.protobuf`). */
+function isQualifiedName(node: Node): boolean {
+  let n = node;
+  while (n.op === '.' && !n.meta.alternate && !n.meta.macro) n = (n.args as [Node])[0];
+  return isNamespace(n);
 }
 
 /** An identifier, or a selection or index chain that starts at one. */

@@ -53,7 +53,22 @@ describe('nanoseconds', () => {
     ['the difference of timestamps', "string(timestamp('2009-02-13T23:31:30.000000001Z') - timestamp('2009-02-13T23:31:30Z'))", '0.000000001s'],
     ['a negative duration prints its sign once', "string(timestamp('2009-02-13T23:31:30Z') - timestamp('2009-02-13T23:31:31.5Z')) + ' ' + string(duration('1s') - duration('1.5s'))", '-1.5s -0.5s'],
     ['before the epoch', "string(timestamp('1969-12-31T23:59:59.999999999Z') - duration('1ns'))", '1969-12-31T23:59:59.999999998Z'],
+    ['nine digits and a numeric offset (35 characters, RFC 3339)', "string(timestamp('2011-08-18T19:03:37.010000000+01:00'))", '2011-08-18T18:03:37.01Z'],
   ]);
+});
+
+describe('timestamp strings: RFC 3339, as cel-go parses them', () => {
+  celCases([
+    ['nine digits and an offset, read at run time', 'string(timestamp(nine))', '2011-08-18T18:03:37.123456789Z'],
+    ['a space for the T', 'timestamp(space)', error(/ISO 8601/)],
+    ['an offset without its colon', 'timestamp(noColon)', error(/ISO 8601/)],
+    ['no offset', 'timestamp(noOffset)', error(/ISO 8601/)],
+    ['a date alone', 'timestamp(date)', error(/ISO 8601/)],
+    ['a month past 12', 'timestamp(month)', error(/ISO 8601/)],
+  ], {
+    nine: '2011-08-18T19:03:37.123456789+01:00', space: '2011-08-18 19:03:37Z', noColon: '2011-08-18T19:03:37+0100',
+    noOffset: '2011-08-18T19:03:37', date: '2011-08-18', month: '2011-13-18T19:03:37Z',
+  });
 });
 
 describe('numeric time-zone offsets', () => {

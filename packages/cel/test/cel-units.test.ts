@@ -36,6 +36,8 @@ describe("the API server's cost units", () => {
     // A selection or index on what is not an attribute (a literal, a call's result) costs one more.
     ['[x][0]', 13], ['[x][0].a', 14],
     ['size(l)', 2], ['!c', 2], ['-i', 2], ['-1', 0], ['i + 1', 2],
+    // A qualified name the environment defines (a type) is one constant for cel-go's checker: free.
+    ['type(i) == int', 3], ['type(i) == google.protobuf.Duration', 3],
   ] as const)('%s costs %i', (expression, expected) => {
     expect(units(expression)).toBe(expected);
   });
@@ -109,8 +111,22 @@ describe("the API server's cost units", () => {
   });
 
   it('charges optional values as cel-go expands and calls them', () => {
-    // orValue is a function of both operands; `.?` a qualifier.
-    expect(units('x.?a.orValue(1)')).toBe(3);
+    // `.?` is a qualifier; or() and orValue() cost nothing and evaluate their argument only when the receiver
+    // has no value (cel-go's optional library replaces them with evalOptionalOr/evalOptionalOrValue).
+    expect(units('x.?a.orValue(1)')).toBe(2);
+    // An optional qualifier, and every qualifier after one in the chain, costs 1 only when the value is there.
+    expect(units('x.?a')).toBe(2);
+    expect(units('x.?z')).toBe(1);
+    expect(units('x.?a.b')).toBe(3);
+    expect(units('x.?a.z')).toBe(2);
+    expect(units('x.?z.b')).toBe(1);
+    expect(units("m[?'a']")).toBe(2);
+    expect(units("m[?'q']")).toBe(1);
+    expect(units('[x][?0]')).toBe(10 + 1 + 1 + 1);
+    expect(units('x.?a.orValue(size(l))')).toBe(2);
+    expect(units('x.?z.orValue(size(l))')).toBe(1 + 2);
+    expect(units('optional.of(i).or(optional.of(size(l))).hasValue()')).toBe(2 + 1);
+    expect(units('optional.none().or(optional.of(size(l))).hasValue()')).toBe(1 + 3 + 1);
     // optMap: `target.hasValue() ? optional.of(<bind y to target.value()> y + 1) : optional.none()`.
     expect(units('optional.of(i).optMap(y, y + 1)')).toBe(3 + (1 + 1 + 2) + 2);
     expect(units('optional.none().optMap(y, y + 1)')).toBe(2 + 1);
