@@ -98,10 +98,12 @@ function boundedJson(value: unknown, meter: TextMeter | undefined, max: number):
 }
 
 /** An element of a list in text: strings as they are, scalars as text, objects and lists as JSON. */
-function renderElement(value: unknown, max: number): string {
+function renderElement(value: unknown, room: number): string {
+  // A separator may have taken the list past its length already: no room, but one character says so.
+  const max = Math.max(0, room);
   if (value === undefined) return MISSING;
   if (typeof value === 'string') return value.length > max ? value.slice(0, max + 1) : value;
-  return boundedJson(value, undefined, Math.max(0, max));
+  return boundedJson(value, undefined, max);
 }
 
 /** A list joined with `separator`, cut after {@link MAX_RENDERED_LENGTH} characters with {@link TRUNCATED}. */

@@ -55,13 +55,20 @@ describe('message templates rendering objects and lists', () => {
     expect(tight.evaluate(nested(100)).errors.map((e) => e.code)).toEqual(['BUDGET_EXCEEDED']);
   });
 
-  it('the json filter is bounded the same way and never overflows the stack', () => {
+  it('the json and join filters are bounded the same way and never overflow the stack', () => {
     const t = compileTemplate('{{ v | json }}');
     const out = t.render(() => deep(200_000));
     expect(out.startsWith('{"a":{"a":')).toBe(true);
     expect(out.endsWith('…(truncated)')).toBe(true);
     expect(t.value(() => ({ k: [1, { x: null }] }))).toBe('{"k":[1,{"x":null}]}');
     expect(compileTemplate('{{ v | join " | " }}').render(() => [{ a: 1 }, ['b'], 'c'])).toBe('{"a":1} | ["b"] | c');
+    // A long separator passes the limit before an element: the element adds nothing past it.
+    const charged: number[] = [];
+    const joined = compileTemplate(`{{ v | join "${'-'.repeat(600)}" }}`).render(() => ['a', 'b', 'x'.repeat(100_000)], { spendText: (n) => charged.push(n) });
+    expect(joined).toBe(`a${'-'.repeat(600)}b${'-'.repeat(422)}…(truncated)`);
+    // Built and charged: at most the limit, one separator and one character (not the 100,000 of the last element).
+    expect(charged).toHaveLength(1);
+    expect(charged[0]).toBeLessThanOrEqual(1024 + 600 + 1);
   });
 
   it('render patch values the same way, charged to the evaluation', () => {
