@@ -54,7 +54,8 @@ function scalarJson(v: unknown, room: number): string | undefined {
  * Compact JSON of `value` (keys in the object's own order, as `JSON.stringify`), cut after `max` characters with
  * {@link TRUNCATED}. Written with an explicit stack of frames rather than `JSON.stringify`, which recurses on the
  * JavaScript stack (a deep input overflowed it) and builds the whole text before anything can be charged: here
- * every value visited adds at least one character, so the work is bounded by `max`, and it is charged to `meter`.
+ * every value written adds at least one character (members JSON leaves out are passed over once), so the work
+ * is bounded by `max` and the size of the input, and the text built is charged to `meter`.
  */
 function boundedJson(value: unknown, meter: TextMeter | undefined, max: number): string {
   let out = '';
