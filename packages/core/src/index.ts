@@ -35,7 +35,7 @@ export { parseQuantity } from './quantity.js';
 export { globMatcher, anyGlobMatcher, isGlob, type StringMatcher } from './patterns/glob.js';
 export { compileRegex, type LinearRegex } from './patterns/regex.js';
 export { PatternError } from './patterns/error.js';
-export { compileTemplate, type CompiledTemplate } from './template.js';
+export { compileTemplate, type CompiledTemplate, type TextMeter } from './template.js';
 export { documentSchema, type JsonSchemaDocument } from './schema.js';
 export { closest, didYouMean } from './util/suggest.js';
 export { isForbiddenKey } from './util/object.js';

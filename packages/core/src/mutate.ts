@@ -31,7 +31,7 @@ export interface PatchOperation {
 export type PatchType = (value: unknown, target: unknown) => readonly PatchOperation[];
 
 type PathPiece = { segments: string[] } | { template: CompiledTemplate };
-type ValueBuilder = (resolve: PathResolver) => unknown;
+type ValueBuilder = (resolve: PathResolver, meter: CostMeter) => unknown;
 
 export interface CompiledPatchOp {
   op: PatchOp;
@@ -74,7 +74,7 @@ function compileValue(value: unknown, where: string): ValueBuilder {
       if (error instanceof TemplateSyntaxError) throw new PatchCompileError(error.message, where);
       throw error;
     }
-    return t.constant ? () => value : (resolve) => t.value(resolve);
+    return t.constant ? () => value : (resolve, meter) => t.value(resolve, meter);
   }
   if (Array.isArray(value)) {
     const parts = value.map((v, i) => compileValue(v, `${where}/${i}`));
@@ -82,7 +82,7 @@ function compileValue(value: unknown, where: string): ValueBuilder {
       const frozen = deepFreeze([...value]);
       return () => frozen;
     }
-    return (resolve) => parts.map((p) => p(resolve));
+    return (resolve, meter) => parts.map((p) => p(resolve, meter));
   }
   if (isPlainObject(value)) {
     const keys = Object.keys(value);
@@ -92,9 +92,9 @@ function compileValue(value: unknown, where: string): ValueBuilder {
       return () => frozen;
     }
     const parts = keys.map((k) => [k, compileValue(value[k], `${where}/${escapePointerSegment(k)}`)] as const);
-    return (resolve) => {
+    return (resolve, meter) => {
       const out: Record<string, unknown> = {};
-      for (const [k, p] of parts) out[k] = p(resolve);
+      for (const [k, p] of parts) out[k] = p(resolve, meter);
       return out;
     };
   }
@@ -123,8 +123,8 @@ export function compilePatch(ops: readonly unknown[], where: string): CompiledPa
   });
 }
 
-function resolvePath(piece: PathPiece, resolve: PathResolver): string[] {
-  return 'segments' in piece ? piece.segments : safeSegments(piece.template.render(resolve));
+function resolvePath(piece: PathPiece, resolve: PathResolver, meter: CostMeter): string[] {
+  return 'segments' in piece ? piece.segments : safeSegments(piece.template.render(resolve, meter));
 }
 
 /**
@@ -248,11 +248,11 @@ export class CowDocument {
    * Spends 1 unit per operation and 1 per element of each list it copies. Throws on failure.
    */
   apply(op: CompiledPatchOp, resolve: PathResolver, emit: PatchOperation[], meter: CostMeter = UNMETERED): void {
-    const rel = resolvePath(op.path, resolve);
+    const rel = resolvePath(op.path, resolve, meter);
     const out: PatchOperation = { op: op.op, path: toPointer(rel) };
-    const relFrom = op.from ? resolvePath(op.from, resolve) : undefined;
+    const relFrom = op.from ? resolvePath(op.from, resolve, meter) : undefined;
     if (relFrom) out.from = toPointer(relFrom);
-    if (op.value) out.value = op.value(resolve);
+    if (op.value) out.value = op.value(resolve, meter);
     this.applyAt(out, rel, relFrom, { emit, meter, create: true });
   }
 

@@ -220,7 +220,7 @@ function messageOf(rule: CompiledValidate, scope: Scope, profile: CelProfile | u
   if (rule.literalMessage !== undefined) {
     const text = rule.literalMessage.trim();
     if (text !== '') return fallback(text);
-  } else if (rule.hasMessage || rule.expression === undefined) return fallback(rule.message.render(resolverFor(scope)));
+  } else if (rule.hasMessage || rule.expression === undefined) return fallback(rule.message.render(resolverFor(scope), scope.meter));
   return fallback(`failed expression: ${rule.expression?.trim() ?? rule.name}`);
 }
 

@@ -7,7 +7,7 @@
 /** Reads a path (list of segments) from the evaluation scope. */
 export type PathResolver = (segments: readonly string[]) => unknown;
 
-type Filter = (value: unknown) => unknown;
+type Filter = (value: unknown, meter: TextMeter | undefined) => unknown;
 
 interface Expr {
   path: string[];
@@ -16,10 +16,10 @@ interface Expr {
 
 /** A message or patch-value template (`{{ path }}` placeholders) compiled by {@link compileTemplate}. */
 export interface CompiledTemplate {
-  /** Renders the template to a string. */
-  render(resolve: PathResolver): string;
+  /** Renders the template to a string; with `meter`, the objects and lists rendered as text are charged to it. */
+  render(resolve: PathResolver, meter?: TextMeter): string;
   /** For a template that is exactly one `{{ … }}`: the raw value (type kept), else the rendered string. */
-  value(resolve: PathResolver): unknown;
+  value(resolve: PathResolver, meter?: TextMeter): unknown;
   /** True when the text has no `{{ }}`. */
   readonly constant: boolean;
   /** Every path the template reads (for static analysis). */
@@ -29,18 +29,108 @@ export interface CompiledTemplate {
 /** Shown for a value that is missing, unless the template gives `| default …`. */
 export const MISSING = '<missing>';
 
-/** Renders any value the way messages show it: lists joined with ", ", objects as JSON. */
-export function renderValue(value: unknown): string {
+/** Where rendering an object or list as text charges the characters it builds (an evaluation's cost meter). */
+export interface TextMeter {
+  /** Charges building `length` characters; may throw to stop the evaluation (its budget is spent). */
+  spendText(length: number): void;
+}
+
+/** The most characters one rendered object or list keeps (JSON, or a list joined); past it, {@link TRUNCATED} ends the text. */
+const MAX_RENDERED_LENGTH = 1024;
+const TRUNCATED = '…(truncated)';
+
+type Frame = { list: readonly unknown[]; i: number } | { object: Record<string, unknown>; keys: string[]; i: number; wrote: boolean };
+
+/** A scalar as JSON; `undefined` for what JSON leaves out (undefined, functions, symbols). */
+function scalarJson(v: unknown, room: number): string | undefined {
+  if (typeof v === 'string') return JSON.stringify(v.length > room ? v.slice(0, room) : v);
+  if (typeof v === 'number') return Number.isFinite(v) ? String(v) : 'null';
+  if (typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  if (v === null) return 'null';
+  return undefined;
+}
+
+/**
+ * Compact JSON of `value` (keys in the object's own order, as `JSON.stringify`), cut after `max` characters with
+ * {@link TRUNCATED}. Written with an explicit stack of frames rather than `JSON.stringify`, which recurses on the
+ * JavaScript stack (a deep input overflowed it) and builds the whole text before anything can be charged: here
+ * every value written adds at least one character (members JSON leaves out are passed over once), so the work
+ * is bounded by `max` and the size of the input, and the text built is charged to `meter`.
+ */
+function boundedJson(value: unknown, meter: TextMeter | undefined, max: number): string {
+  let out = '';
+  const stack: Frame[] = [];
+  const write = (v: unknown, inList: boolean): void => {
+    if (Array.isArray(v)) {
+      out += '[';
+      stack.push({ list: v, i: 0 });
+    } else if (v !== null && typeof v === 'object') {
+      out += '{';
+      stack.push({ object: v as Record<string, unknown>, keys: Object.keys(v), i: 0, wrote: false });
+    } else out += scalarJson(v, max - out.length + 1) ?? (inList ? 'null' : '');
+  };
+  write(value, true);
+  while (stack.length > 0 && out.length <= max) {
+    const frame = stack[stack.length - 1]!;
+    if ('list' in frame) {
+      if (frame.i >= frame.list.length) {
+        out += ']';
+        stack.pop();
+        continue;
+      }
+      if (frame.i > 0) out += ',';
+      write(frame.list[frame.i++], true);
+      continue;
+    }
+    const key = frame.keys[frame.i++];
+    if (key === undefined) {
+      out += '}';
+      stack.pop();
+      continue;
+    }
+    const member = frame.object[key];
+    if (member === undefined || typeof member === 'function' || typeof member === 'symbol') continue;
+    out += `${frame.wrote ? ',' : ''}${JSON.stringify(key.length > max ? key.slice(0, max) : key)}:`;
+    frame.wrote = true;
+    write(member, false);
+  }
+  meter?.spendText(out.length);
+  return out.length > max ? `${out.slice(0, max)}${TRUNCATED}` : out;
+}
+
+/** An element of a list in text: strings as they are, scalars as text, objects and lists as JSON. */
+function renderElement(value: unknown, room: number): string {
+  // A separator may have taken the list past its length already: no room, but one character says so.
+  const max = Math.max(0, room);
+  if (value === undefined) return MISSING;
+  if (typeof value === 'string') return value.length > max ? value.slice(0, max + 1) : value;
+  return boundedJson(value, undefined, max);
+}
+
+/** A list joined with `separator`, cut after {@link MAX_RENDERED_LENGTH} characters with {@link TRUNCATED}. */
+function joinList(list: readonly unknown[], separator: string, meter: TextMeter | undefined): string {
+  let out = '';
+  for (let i = 0; i < list.length && out.length <= MAX_RENDERED_LENGTH; i++) {
+    if (i > 0) out += separator;
+    // The element's own rendering is bounded by the room left; the whole is charged once, below.
+    out += renderElement(list[i], MAX_RENDERED_LENGTH - out.length);
+  }
+  meter?.spendText(out.length);
+  return out.length > MAX_RENDERED_LENGTH ? `${out.slice(0, MAX_RENDERED_LENGTH)}${TRUNCATED}` : out;
+}
+
+/**
+ * Renders any value the way messages show it: strings as they are, lists joined with ", " (objects and lists in
+ * them as JSON), objects as compact JSON; an object or list past 1024 characters is cut and ends with
+ * "…(truncated)". With `meter`, the characters built are charged to it.
+ */
+export function renderValue(value: unknown, meter?: TextMeter): string {
   if (value === undefined) return MISSING;
   if (value === null) return 'null';
   if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value)) return value.map(renderValue).join(', ');
-  try {
-    return JSON.stringify(value);
-  } catch {
-    return String(value);
-  }
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
+  if (Array.isArray(value)) return joinList(value, ', ', meter);
+  return boundedJson(value, meter, MAX_RENDERED_LENGTH);
 }
 
 export class TemplateSyntaxError extends Error {}
@@ -64,11 +154,11 @@ const FILTERS: Record<string, (arg: string | undefined, where: string) => Filter
   join(arg, where) {
     const sep = arg === undefined ? ', ' : parseLiteral(arg, where);
     if (typeof sep !== 'string') throw new TemplateSyntaxError(`${where}: "join" takes a string separator`);
-    return (v) => (Array.isArray(v) ? v.map(renderValue).join(sep) : v);
+    return (v, meter) => (Array.isArray(v) ? joinList(v, sep, meter) : v);
   },
   json(arg, where) {
     if (arg !== undefined) throw new TemplateSyntaxError(`${where}: "json" takes no argument`);
-    return (v) => (v === undefined ? 'undefined' : JSON.stringify(v));
+    return (v, meter) => (v === undefined ? 'undefined' : boundedJson(v, meter, MAX_RENDERED_LENGTH));
   },
   upper: () => (v) => (typeof v === 'string' ? v.toUpperCase() : v),
   lower: () => (v) => (typeof v === 'string' ? v.toLowerCase() : v),
@@ -140,9 +230,9 @@ function parseExpr(body: string): Expr {
   return { path, filters };
 }
 
-function evalExpr(expr: Expr, resolve: PathResolver): unknown {
+function evalExpr(expr: Expr, resolve: PathResolver, meter: TextMeter | undefined): unknown {
   let v = resolve(expr.path);
-  for (let i = 0; i < expr.filters.length; i++) v = expr.filters[i]!(v);
+  for (let i = 0; i < expr.filters.length; i++) v = expr.filters[i]!(v, meter);
   return v;
 }
 
@@ -166,11 +256,11 @@ export function compileTemplate(text: string): CompiledTemplate {
   if (exprs.length === 0) {
     return { constant: true, paths: [], render: () => text, value: () => text };
   }
-  const render = (resolve: PathResolver): string => {
+  const render = (resolve: PathResolver, meter?: TextMeter): string => {
     let out = '';
     for (let k = 0; k < pieces.length; k++) {
       const p = pieces[k]!;
-      out += typeof p === 'string' ? p : renderValue(evalExpr(p, resolve));
+      out += typeof p === 'string' ? p : renderValue(evalExpr(p, resolve, meter), meter);
     }
     return out;
   };
@@ -179,6 +269,6 @@ export function compileTemplate(text: string): CompiledTemplate {
     constant: false,
     paths: exprs.map((e) => e.path),
     render,
-    value: single ? (resolve) => evalExpr(single, resolve) : render,
+    value: single ? (resolve, meter) => evalExpr(single, resolve, meter) : render,
   };
 }

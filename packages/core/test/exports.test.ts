@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as core from '@verdict/core';
-import { anyGlobMatcher, closest, compileRegex, compileTemplate, didYouMean, globMatcher, isForbiddenKey, isGlob, PolicyLoadError, toVerdictError, VerdictError } from '@verdict/core';
+import { anyGlobMatcher, closest, compileRegex, compileTemplate, didYouMean, globMatcher, isForbiddenKey, isGlob, PolicyLoadError, toVerdictError, VerdictError, type TextMeter } from '@verdict/core';
 import { MISSING, renderValue } from '../src/template.js';
 import { load } from './helpers.js';
 
@@ -83,6 +83,13 @@ describe('templates', () => {
     expect(renderValue(3)).toBe('3');
     expect(compileTemplate('plain').constant).toBe(true);
     expect(() => compileTemplate('{{ a | nope }}')).toThrow(/unknown filter "nope"/);
+  });
+
+  it('charge the objects and lists they render as text to a TextMeter', () => {
+    const charged: number[] = [];
+    const meter: TextMeter = { spendText: (length) => charged.push(length) };
+    expect(compileTemplate('x {{a}}').render(() => ({ k: [1, 2] }), meter)).toBe('x {"k":[1,2]}');
+    expect(charged).toEqual(['{"k":[1,2]}'.length]);
   });
 });
 

@@ -9,6 +9,7 @@ export { createAdmissionWebhook, DEFAULT_MAX_BODY_BYTES, type AdmissionWebhook, 
 export type { NodeListener, NodeRequest, NodeResponse } from './listener.js';
 export { kubernetesDialect, MUTATION_TARGET } from './dialect.js';
 export { loadKubernetesPolicies, type KubernetesLoadOptions } from './load.js';
+export type { CueOptions } from './kinitiras/cue.js';
 export { ParamCache, type ParamLookup, type ParamQuery } from './vap/params.js';
 export { VALIDATION_FAILURE_ANNOTATION } from './vap/answer.js';
 export { validatingPolicyResults, type ValidatingPolicyResult } from './kyverno/results.js';

@@ -22,6 +22,7 @@ import { SERVER_SIDE_APPLY } from './mpol/translate.js';
 import { mutatingProfile } from './map/library.js';
 import type { EvaluationMode } from './kyverno/translate.js';
 import { KINITIRAS_PATCH_TYPE, KinitirasRuntime, registerKinitiras } from './kinitiras/runtime.js';
+import type { CueOptions } from './kinitiras/cue.js';
 import { kinitirasDialect } from './kinitiras/select.js';
 import { kinitirasTranslator } from './kinitiras/translate.js';
 
@@ -57,6 +58,11 @@ export interface KubernetesLoadOptions {
    * column. Kyverno policies keep Kyverno's environment; MutatingAdmissionPolicies are not held to a version yet.
    */
   kubernetesVersion?: string;
+  /**
+   * How kinitiras policies' CUE programs run: `timeoutMs` per evaluation (default 10,000) and `workers` running
+   * at once (default 1); see {@link CueOptions}. Ignored for a set without CUE; refused for a compiled set.
+   */
+  cue?: CueOptions;
 }
 
 /** Compiled policy kinds whose rules mutate (refused by a validating webhook). */
@@ -142,6 +148,7 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
   if (webhook !== undefined && webhook !== 'validating' && webhook !== 'mutating') throw new AdmissionError('INVALID_OPTIONS', `webhook must be "validating" or "mutating" (got ${JSON.stringify(webhook)})`);
   if (source instanceof PolicySet) {
     if (options.limits) loadPolicySet(source, options.limits); // core refuses limits for a compiled set, with its message
+    if (options.cue !== undefined) throw new AdmissionError('INVALID_OPTIONS', 'cue cannot be added to a compiled policy set: pass it to loadKubernetesPolicies(source, {cue}) when you compile it', { path: '/cue' });
     const binding = webhook === 'validating' ? source.policies.find((p) => MUTATING_KINDS.includes(p.kind)) : undefined;
     if (binding) throw new AdmissionError('INVALID_OPTIONS', `the policy set holds ${binding.kind} "${binding.name}", but a validating webhook never applies a mutation: create the webhook with mutating: true`);
     if (source.mutationTarget !== MUTATION_TARGET) {
@@ -155,7 +162,7 @@ export function loadKubernetesPolicies(source: PolicySource, options: Kubernetes
   if (evaluation !== 'admission' && evaluation !== 'background' && evaluation !== 'all') throw new AdmissionError('INVALID_OPTIONS', `evaluation must be "admission", "background" or "all" (got ${JSON.stringify(evaluation)})`);
   const kubernetesVersion = options.kubernetesVersion ?? NEWEST_KUBERNETES_VERSION;
   const { translator, translated } = kubernetesTranslator(kubernetesDialect, evaluation, { validating: webhook === 'validating' });
-  const kinitiras = new KinitirasRuntime();
+  const kinitiras = new KinitirasRuntime(options.cue);
   const set = loadPolicySet(source, {
     ...options.limits,
     dialects: [kubernetesDialect, kinitirasDialect],

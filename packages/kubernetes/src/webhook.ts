@@ -49,6 +49,12 @@ export interface AdmissionWebhookOptions {
    */
   kubernetesVersion?: KubernetesLoadOptions['kubernetesVersion'];
   /**
+   * How kinitiras policies' CUE programs run (see `loadKubernetesPolicies`): `timeoutMs` per evaluation
+   * (default 10,000) and `workers` running at once (default 1). Give it to `loadKubernetesPolicies` instead
+   * when `policies` is a compiled set.
+   */
+  cue?: KubernetesLoadOptions['cue'];
+  /**
    * Other objects for referential policies (unique hosts, unique selectors): an
    * `InventoryCache` the host feeds (from an informer, as a NamespaceCache), or a
    * function returning the inventory for each review. Policies read it as
@@ -154,13 +160,13 @@ export function createAdmissionWebhook(options: AdmissionWebhookOptions): Admiss
   const lookup = lookupOf(options.namespaceLabels);
   const inventory = inventoryProvider(options.inventory);
   if (options.policies === undefined || options.policies === null) throw new AdmissionError('INVALID_OPTIONS', 'policies is required: YAML text, parsed documents or a compiled PolicySet');
-  const { params, evaluation, kubernetesVersion } = options;
+  const { params, evaluation, kubernetesVersion, cue } = options;
   const load = (source: PolicySource, loadOptions: { source?: string } = {}) => {
-    if ((params !== undefined || evaluation !== undefined || kubernetesVersion !== undefined) && source instanceof PolicySet) {
-      const option = params !== undefined ? 'params' : evaluation !== undefined ? 'evaluation' : 'kubernetesVersion';
+    if ((params !== undefined || evaluation !== undefined || kubernetesVersion !== undefined || cue !== undefined) && source instanceof PolicySet) {
+      const option = params !== undefined ? 'params' : evaluation !== undefined ? 'evaluation' : kubernetesVersion !== undefined ? 'kubernetesVersion' : 'cue';
       throw new AdmissionError('INVALID_OPTIONS', `${option} cannot be added to a compiled policy set; pass it to loadKubernetesPolicies(source, {…}) when you compile it`);
     }
-    return loadKubernetesPolicies(source, { ...loadOptions, webhook: mutating ? 'mutating' : 'validating', ...(params !== undefined ? { params } : {}), ...(evaluation !== undefined ? { evaluation } : {}), ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}), ...(options.limits ? { limits: options.limits } : {}) });
+    return loadKubernetesPolicies(source, { ...loadOptions, webhook: mutating ? 'mutating' : 'validating', ...(params !== undefined ? { params } : {}), ...(evaluation !== undefined ? { evaluation } : {}), ...(kubernetesVersion !== undefined ? { kubernetesVersion } : {}), ...(cue !== undefined ? { cue } : {}), ...(options.limits ? { limits: options.limits } : {}) });
   };
   /** Swapped whole by `update`; each review reads it once, at its start. */
   if (options.source !== undefined && typeof options.source !== 'string') throw new AdmissionError('INVALID_OPTIONS', `source must be a string, the file name of the policies (got ${typeof options.source})`);

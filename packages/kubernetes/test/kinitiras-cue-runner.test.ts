@@ -4,7 +4,7 @@
  * stopped at its time limit (its worker replaced), and the worker's edit of a module that exports its globals.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { admissionReviewFor, createAdmissionWebhook, type KubernetesObject } from '@verdict/kubernetes';
+import { admissionReviewFor, createAdmissionWebhook, loadKubernetesPolicies, type AdmissionError, type CueOptions, type KubernetesObject } from '@verdict/kubernetes';
 import { CueRunner, EXPORT_GLOBALS, type CueRequest } from '../src/kinitiras/cue.js';
 
 /** The worker's edit of a module, as the worker defines it. */
@@ -89,6 +89,56 @@ describe('CUE through the webhook', () => {
     const { response } = await webhook.review(admissionReviewFor(pod('p')));
     expect(response.status).toEqual({ status: 'Failure', code: 500, reason: 'InternalError', message: 'policy evaluation failed: [cue] rule "validateRules[0]" failed: validate.valid: undefined field nope:\n    program.cue:2:26' });
   }, 120_000);
+});
+
+describe('CUE options', () => {
+  const RUNAWAY = 'import "list"\nobject: _ @tag(object)\nvalidate: {valid: list.Sum([for a in list.Range(0, 5000, 1) for b in list.Range(0, 5000, 1) {a * b}]) > 0}\n';
+  const validating = (name: string, cue: string, options: CueOptions) =>
+    createAdmissionWebhook({ policies: [{ apiVersion: 'policy.kcloudlabs.io/v1alpha1', kind: 'ClusterValidatePolicy', metadata: { name }, spec: { validateRules: [{ cue }] } }], cue: options });
+  const checked = 'object: _ @tag(object)\nvalidate: {valid: object.metadata.name != "forbidden", reason: "forbidden name"}\n';
+
+  /** Reviews by `good` while `bad`'s runaway program runs: whether each good answer came before the runaway's. */
+  async function beside(workers: number, timeoutMs: number) {
+    const bad = validating('runaway', RUNAWAY, { workers, timeoutMs });
+    const good = validating('checked', checked, { workers });
+    // Every worker started (one review per worker, together), so the comparison is not about starting one.
+    await Promise.all(Array.from({ length: workers }, (_, i) => good.review(admissionReviewFor(pod(`warm-${workers}-${i}`)))));
+    let runawayAnswered = false;
+    const runaway = Promise.resolve(bad.review(admissionReviewFor(pod(`runaway-${workers}`)))).then((r) => {
+      runawayAnswered = true;
+      return r.response;
+    });
+    const answer = (await good.review(admissionReviewFor(pod('forbidden')))).response;
+    return { answeredFirst: !runawayAnswered, answer: { allowed: answer.allowed, message: answer.status?.message }, runaway: (await runaway).status?.message };
+  }
+
+  it('with two workers, a runaway program does not delay a well-behaved one; with one, it does until its time limit', async () => {
+    const denied = { allowed: false, message: expect.stringContaining('forbidden name') as unknown };
+    expect(await beside(2, 4000)).toEqual({ answeredFirst: true, answer: denied, runaway: expect.stringContaining('CUE evaluation exceeded the time limit of 4000 ms') as unknown });
+    expect(await beside(1, 1000)).toEqual({ answeredFirst: false, answer: denied, runaway: expect.stringContaining('CUE evaluation exceeded the time limit of 1000 ms') as unknown });
+  }, 120_000);
+
+  it('refuses a bad time limit or number of workers with INVALID_OPTIONS and the option\'s path', () => {
+    const refused = (cue: unknown) => {
+      try {
+        validating('x', checked, cue as never);
+      } catch (error) {
+        return { code: (error as AdmissionError).code, path: (error as AdmissionError).path, message: (error as Error).message };
+      }
+      return undefined;
+    };
+    expect(refused({ timeoutMs: 0 })).toEqual({ code: 'INVALID_OPTIONS', path: '/cue/timeoutMs', message: 'cue.timeoutMs must be a whole number of milliseconds from 1 to 2147483647 (got 0)' });
+    expect(refused({ timeoutMs: '10s' })).toMatchObject({ path: '/cue/timeoutMs', message: expect.stringContaining('(got "10s")') as unknown });
+    expect(refused({ timeoutMs: 2 ** 31 })).toMatchObject({ path: '/cue/timeoutMs' });
+    expect(refused({ workers: 1.5 })).toEqual({ code: 'INVALID_OPTIONS', path: '/cue/workers', message: 'cue.workers must be a whole number of workers from 1 to 16 (got 1.5)' });
+    expect(refused({ workers: 17 })).toMatchObject({ path: '/cue/workers' });
+    expect(refused({ worker: 2 })).toEqual({ code: 'INVALID_OPTIONS', path: '/cue/worker', message: 'cue has no option "worker" (it has timeoutMs and workers)' });
+    expect(refused(5)).toMatchObject({ path: '/cue', message: 'cue must be an object {timeoutMs?, workers?} (got number)' });
+    expect(refused({ timeoutMs: 500, workers: 4 })).toBeUndefined();
+    const compiled = loadKubernetesPolicies('apiVersion: policy.kcloudlabs.io/v1alpha1\nkind: ClusterValidatePolicy\nmetadata: {name: x}\nspec: {validateRules: [{cue: "validate: {valid: true}"}]}\n');
+    expect(() => loadKubernetesPolicies(compiled, { cue: { workers: 2 } })).toThrow(/cue cannot be added to a compiled policy set/);
+    expect(() => createAdmissionWebhook({ policies: compiled, cue: { workers: 2 } })).toThrow(/cue cannot be added to a compiled policy set/);
+  });
 });
 
 describe('exportGlobals', () => {

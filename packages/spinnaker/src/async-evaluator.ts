@@ -77,7 +77,8 @@ async function withRetry<T>(retry: RetryConfig | undefined, attempt: () => Promi
  * denial whose reason names the failure. Concurrent lookups of one user share a request.
  */
 export function createAsyncPermissionEvaluator(config: AsyncPermissionEvaluatorConfig): AsyncPermissionEvaluator {
-  const core = new ClientCore(config);
+  // A remote source (Redis, a Fiat server): an unknown user's absence is remembered (docs/spinnaker.md, "Redis").
+  const core = new ClientCore(config, { rememberAbsent: true });
   const given = [config.source && 'source', config.views && 'views'].filter(Boolean);
   if (given.length !== 1) throw SpinnakerError.invalidConfig(`give exactly one of source or views (got ${given.length === 0 ? 'none' : given.join(', ')})`);
 

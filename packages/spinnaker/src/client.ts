@@ -38,13 +38,15 @@ export class ClientCore {
   readonly sources: readonly ResourcePermissionSource[];
   readonly cache: ViewCache<UserPermissionView> | undefined;
   /**
-   * Users the source did not know, with the views' bound and expiry: without it every check of an
-   * unknown user (anyone can send one) is a round trip to the source. Fiat's clients do not cache a 404.
+   * Users the source did not know, with the views' bound and expiry (`rememberAbsent`, the async evaluator's
+   * remote sources only): without it every check of an unknown user (anyone can send one) is a round trip to
+   * the source. Fiat's clients do not cache a 404, and neither does the synchronous evaluator: its sources
+   * are in memory, where a miss costs no more than a cache read, and a user added to them counts at once.
    */
   readonly absent: ViewCache<true> | undefined;
   private readonly accounts: (username: string) => readonly string[];
 
-  constructor(config: ClientConfig) {
+  constructor(config: ClientConfig, options: { rememberAbsent?: boolean } = {}) {
     if (!config || typeof config !== 'object') throw SpinnakerError.invalidConfig('an evaluator needs a configuration object');
     this.enabled = config.enabled !== false;
     this.legacyFallback = config.legacyFallback === true;
@@ -54,10 +56,9 @@ export class ClientCore {
     this.accounts = typeof accounts === 'function' ? accounts : () => accounts ?? [];
     const cache = config.cache;
     if (cache !== false) {
-      // Unknown users are kept with the views' bound and expiry.
       const [maxEntries, expiresAfterMs, now] = [cache?.maxEntries ?? 1000, (cache?.expiresAfterWriteSeconds ?? 20) * 1000, config.now ?? Date.now];
       this.cache = new ViewCache(maxEntries, expiresAfterMs, now);
-      this.absent = new ViewCache(maxEntries, expiresAfterMs, now);
+      if (options.rememberAbsent === true) this.absent = new ViewCache(maxEntries, expiresAfterMs, now);
     }
   }
 

@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SpinnakerError, createPermissionEvaluator, type FiatDefinitions, type PermissionEvaluatorConfig, type UserPermission } from '@verdict/spinnaker';
+import { ViewCache } from '../src/cache.js';
 
 const definitions: FiatDefinitions = {
   users: { alice: ['dev'], root: ['Admins'], carol: ['ops'], dave: ['dev', 'ops'] },
@@ -102,6 +103,24 @@ describe('hasPermission, step 6: the user\'s permissions', () => {
     fiat.invalidatePermission('alice');
     fiat.hasPermission('alice', 'checkout', 'application', 'READ');
     expect(calls).toBe(3);
+  });
+
+  it('keeps nothing for a user the source does not know, as Fiat\'s client keeps nothing after a 404: the next check asks again and sees the user once added', () => {
+    const known = new Map<string, UserPermission>();
+    let calls = 0;
+    const source = { getUserPermission: (id: string) => { calls++; return known.get(id); } };
+    const fiat = createPermissionEvaluator({ source, now: () => 0 });
+    const set = vi.spyOn(ViewCache.prototype, 'set');
+    try {
+      for (let i = 0; i < 3; i++) expect(fiat.hasPermission('mallory', 'checkout', 'application', 'READ').reason).toContain('user mallory is not known to Fiat');
+      expect(calls).toBe(3);
+      expect(set).not.toHaveBeenCalled();
+      known.set('mallory', { ...emptyFrom({ name: 'mallory' }), admin: true });
+      expect(fiat.hasPermission('mallory', 'checkout', 'application', 'READ').allowed).toBe(true);
+      expect(set).toHaveBeenCalledTimes(1);
+    } finally {
+      set.mockRestore();
+    }
   });
 });
 

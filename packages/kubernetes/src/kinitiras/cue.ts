@@ -45,6 +45,51 @@ export type CueResult = { ok: true; value: unknown } | { ok: false; error: strin
 /** Default limit of one evaluation, in milliseconds: the API server's default webhook timeout (timeoutSeconds: 10). */
 export const DEFAULT_CUE_TIMEOUT_MS = 10_000;
 
+/** The longest time limit `setTimeout` keeps (2^31 - 1 ms, about 24.8 days); a longer one would fire at once. */
+const MAX_CUE_TIMEOUT_MS = 2_147_483_647;
+/** The most workers one runner may have: each keeps about 120 MB once started. */
+const MAX_CUE_WORKERS = 16;
+
+/** How kinitiras policies' CUE programs run (docs/kinitiras.md, "CUE"). */
+export interface CueOptions {
+  /**
+   * Longest one CUE evaluation may run, in milliseconds, counted from when a worker takes it: an integer from 1
+   * to 2,147,483,647. Default 10,000 (the API server's default webhook timeout). A late evaluation's worker is
+   * stopped (and replaced) and its rule fails; `failurePolicy` decides the review.
+   */
+  timeoutMs?: number;
+  /**
+   * Worker threads that run evaluations at once, one each: an integer from 1 to 16. Default 1. Workers start
+   * when evaluations wait for one (each keeps about 120 MB), and are shared by every policy set of the process
+   * given the same number; with `n` workers, `n - 1` runaway programs delay no other evaluation.
+   */
+  workers?: number;
+}
+
+/** {@link CueOptions} with the defaults applied; throws `AdmissionError` `INVALID_OPTIONS` for a bad value. */
+export function resolveCueOptions(options: unknown): Required<CueOptions> {
+  if (options === undefined) return { timeoutMs: DEFAULT_CUE_TIMEOUT_MS, workers: 1 };
+  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
+    throw new AdmissionError('INVALID_OPTIONS', `cue must be an object {timeoutMs?, workers?} (got ${options === null ? 'null' : Array.isArray(options) ? 'a list' : typeof options})`, { path: '/cue' });
+  }
+  const { timeoutMs, workers, ...rest } = options as Record<string, unknown>;
+  const unknown = Object.keys(rest)[0];
+  if (unknown !== undefined) throw new AdmissionError('INVALID_OPTIONS', `cue has no option "${unknown}" (it has timeoutMs and workers)`, { path: `/cue/${unknown}` });
+  return {
+    timeoutMs: integerOption(timeoutMs, { name: 'timeoutMs', fallback: DEFAULT_CUE_TIMEOUT_MS, max: MAX_CUE_TIMEOUT_MS, unit: 'milliseconds' }),
+    workers: integerOption(workers, { name: 'workers', fallback: 1, max: MAX_CUE_WORKERS, unit: 'workers' }),
+  };
+}
+
+function integerOption(value: unknown, { name, fallback, max, unit }: { name: string; fallback: number; max: number; unit: string }): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > max) {
+    const got = typeof value === 'number' || typeof value === 'string' ? JSON.stringify(value) : value === null ? 'null' : typeof value;
+    throw new AdmissionError('INVALID_OPTIONS', `cue.${name} must be a whole number of ${unit} from 1 to ${max} (got ${got})`, { path: `/cue/${name}` });
+  }
+  return value;
+}
+
 /** The key a result is remembered under. */
 export function cueKey(request: CueRequest): string {
   return JSON.stringify([request.source, request.output, request.params.map((p) => [p.name, p.value])]);
@@ -543,11 +588,14 @@ export class CueRunner {
   }
 }
 
-let shared: CueRunner | undefined;
+/** The process's CUE runners, one per number of workers. */
+const shared = new Map<number, CueRunner>();
 
-/** The process's CUE runner, shared by every policy set (reloading policies starts no new worker). */
-export function sharedCueRunner(): CueRunner {
-  return (shared ??= new CueRunner());
+/** The process's CUE runner with `workers` workers, shared by every policy set that asks for it (reloading policies starts no new worker). */
+export function sharedCueRunner(workers = 1): CueRunner {
+  let runner = shared.get(workers);
+  if (!runner) shared.set(workers, (runner = new CueRunner(workers)));
+  return runner;
 }
 
 /** Results remembered per request key, the most recent `max`. */

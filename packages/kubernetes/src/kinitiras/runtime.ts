@@ -15,7 +15,7 @@ import type { CelFunction, CelProfile, PatchOperation, PolicySet } from '@verdic
 import type { Inventory } from '../inventory.js';
 import { apiServerJsonPatch } from '../map/json-patch.js';
 import { isObject, metadataOf, str } from '../read.js';
-import { cueKey, CueResults, DEFAULT_CUE_TIMEOUT_MS, sharedCueRunner, type CueRequest } from './cue.js';
+import { cueKey, CueResults, resolveCueOptions, sharedCueRunner, type CueOptions, type CueRequest } from './cue.js';
 import { originOperation } from './origin.js';
 import { decodedObject, namespaceOf } from './select.js';
 import { compileOverrideTemplate, compileValidateTemplate, type OverrideTemplate, type ValidateTemplate } from './templates.js';
@@ -84,7 +84,12 @@ export class KinitirasRuntime {
   private pending = new Map<string, CueRequest>();
   private stalled = false;
 
-  constructor(readonly cueTimeoutMs: number = DEFAULT_CUE_TIMEOUT_MS) {}
+  private readonly cueOptions: Required<CueOptions>;
+
+  /** Throws `AdmissionError` `INVALID_OPTIONS` for bad {@link CueOptions}. */
+  constructor(cue?: CueOptions) {
+    this.cueOptions = resolveCueOptions(cue);
+  }
 
   addOverride(key: string, step: OverrideStep): void {
     if (step.kind === 'template') step.template = compileOverrideTemplate(step.rule.overriders.template!);
@@ -112,8 +117,9 @@ export class KinitirasRuntime {
     if (this.pending.size === 0) return undefined;
     const requests = [...this.pending.entries()];
     this.pending = new Map();
-    const runner = sharedCueRunner();
-    return Promise.all(requests.map(async ([key, request]) => this.results.set(key, await runner.evaluate(request, this.cueTimeoutMs)))).then(() => undefined);
+    const { timeoutMs, workers } = this.cueOptions;
+    const runner = sharedCueRunner(workers);
+    return Promise.all(requests.map(async ([key, request]) => this.results.set(key, await runner.evaluate(request, timeoutMs)))).then(() => undefined);
   }
 
   /** The value of a CUE evaluation, when known; records it and throws {@link CuePending} otherwise. */
