@@ -5,7 +5,9 @@
  * {@link BudgetExceeded} and the evaluation ends with a `BUDGET_EXCEEDED`
  * error in its decision. Units follow Kubernetes CEL's cost model: about one
  * unit per list element or map entry visited, one per ten characters scanned
- * or built (docs/security.md has the table).
+ * or built (docs/security.md has the table). CEL spends two kinds of units
+ * ({@link CostMeter}: the API server's and verdict's own work), each held to
+ * the budget apart.
  */
 import { VerdictError } from './errors.js';
 
@@ -16,7 +18,7 @@ import { VerdictError } from './errors.js';
  */
 export const DEFAULT_COST_BUDGET = 10_000_000;
 
-/** Thrown by {@link CostMeter.spend} when an evaluation exceeds its budget; `evaluate` turns it into a decision error. */
+/** Thrown by {@link CostMeter.spend} and {@link CostMeter.work} when an evaluation exceeds its budget; `evaluate` turns it into a decision error. */
 export class BudgetExceeded extends VerdictError<'BUDGET_EXCEEDED'> {
   override readonly name = 'BudgetExceeded';
   /** The policy and rule that were running (set by the evaluator as the error passes). */

@@ -69,6 +69,8 @@ export interface CompileOptions {
   /**
    * Cost budget of one `evaluate` call, in units (about one per list element
    * visited, one per ten characters scanned or built; docs/security.md).
+   * CEL spends two kinds of units (the API server's and verdict's own work),
+   * each held to this figure apart; `decision.cost` is their sum.
    * Default `DEFAULT_COST_BUDGET` (10,000,000); `Infinity` disables it.
    * An evaluation that exceeds it stops with a `BUDGET_EXCEEDED` error.
    */

@@ -1,6 +1,6 @@
 import { compilePolicies, DEFAULT_COST_BUDGET, VerdictError, type CompileOptions, type Decision } from '@verdict/core';
 import { describe, expect, it } from 'vitest';
-import { CostLimitExceeded, CostMeter } from '../src/budget.js';
+import { BudgetExceeded, CostLimitExceeded, CostMeter } from '../src/budget.js';
 
 type Spec = Record<string, unknown>;
 
@@ -151,6 +151,16 @@ describe('message caps', () => {
 });
 
 describe('the cost meter: parts with limits of their own', () => {
+  it('holds work to the budget apart from spend, and never against a part\'s limit', () => {
+    const meter = new CostMeter(100);
+    // 60 of work inside a part of 10: the part's limit counts spend only.
+    meter.within(10, () => meter.work(60));
+    meter.spend(90);
+    expect([meter.spent, meter.worked]).toEqual([90, 60]);
+    // Work past the budget ends the evaluation even though spend has room left.
+    expect(() => meter.work(41)).toThrow(BudgetExceeded);
+  });
+
   it('counts what runs beside a part against the part around it, not against the part', () => {
     const meter = new CostMeter(1_000);
     const spent = meter.within(100, () => meter.within(50, () => {
