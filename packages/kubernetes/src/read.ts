@@ -150,3 +150,22 @@ export function hasControl(text: string): boolean {
   for (let i = 0; i < text.length; i++) if (isControlCode(text.charCodeAt(i))) return true;
   return false;
 }
+
+/**
+ * The characters of `text` as Go counts them (runes, CEL's string size): code points, a surrogate pair being one.
+ * Counted in place, without the array `[...text]` would build.
+ */
+export function codePoints(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}

@@ -7,7 +7,7 @@
  */
 import type { Decision, DecisionError, PolicySet, Violation } from '@verdict/core';
 import { jsonText } from './json-text.js';
-import { replaceControls } from './read.js';
+import { codePoints, replaceControls } from './read.js';
 import { API_VERSION } from './review.js';
 import { expressionError, policyAnswer } from './vap/answer.js';
 import { kyvernoAnswer, mergeAnswers } from './kyverno/answer.js';
@@ -79,7 +79,7 @@ export function sanitizeWarnings(warnings: readonly string[], omitted = 0): stri
   for (const raw of warnings) {
     const text = truncateRunes(replaceControls(String(raw).replace(LONE_SURROGATE, '\uFFFD')).replace(/ {2,}/g, ' ').trim(), WARNING_RUNES);
     if (text === '' || seen.has(text)) continue;
-    const runes = [...text].length;
+    const runes = codePoints(text);
     if (total + runes > WARNINGS_TOTAL_RUNES - 64) {
       dropped++;
       continue;

@@ -5,7 +5,7 @@
  * webhook can be tested without a cluster. Failures the apiserver treats as a
  * failed call, and things it would silently drop or rewrite, are all reported.
  */
-import { hasControl, isObject } from './read.js';
+import { codePoints, hasControl, isObject } from './read.js';
 import { typeOf } from './suggest.js';
 
 /** Options of {@link verifyAdmissionResponse}: what the response is checked against. */
@@ -70,7 +70,7 @@ function checkWarnings(warnings: unknown, problems: string[]): void {
     if (hasControl(w) || LONE_SURROGATE.test(w)) problems.push(`response.warnings[${i}] contains control characters or invalid UTF-8 (the apiserver drops it)`);
     if (seen.has(w)) problems.push(`response.warnings[${i}] repeats an earlier warning (the apiserver drops it)`);
     seen.add(w);
-    const runes = [...w].length;
+    const runes = codePoints(w);
     if (runes > 256) problems.push(`response.warnings[${i}] is ${runes} characters long; warnings over 256 characters may be truncated`);
     total += runes;
   });

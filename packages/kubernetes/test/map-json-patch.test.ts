@@ -4,6 +4,8 @@ import { admissionReviewFor, loadKubernetesPolicies, toAdmissionInput } from '@v
 import { pod, webhookFor } from './helpers.js';
 import { bound, mutating, mutatingBinding } from './map-helpers.js';
 import { configMap } from './vap-helpers.js';
+import { JSONPATCH_FUNCTIONS } from '../src/map/library.js';
+import { codePoints } from '../src/read.js';
 
 function setup(policies: unknown[]) {
   return webhookFor({ policies: policies as never, mutating: true, namespaceLabels: () => ({}) });
@@ -190,5 +192,22 @@ describe('MutatingAdmissionPolicy matchConditions in a mutating webhook', () => 
     const { patch } = await run(pod({ name: 'p' }));
     expect(patch).toEqual([{ op: 'add', path: '/metadata/labels', value: { team: 'blue' } }]);
     expect(decision!.trace.find((t) => t.policy === 'a-gated.example.com')).toMatchObject({ matched: false, mismatch: { at: '/spec/matchConditions/0' }, rules: [] });
+  });
+});
+
+describe('jsonpatch.escapeKey cost', () => {
+  const escapeKey = JSONPATCH_FUNCTIONS.find((f) => f.signature.includes('escapeKey'))!;
+
+  it("charges the API server's units for a traversal of the key: a unit per ten code points, rounded up", () => {
+    expect(escapeKey.cost!([undefined, 'a'.repeat(10)], '')).toBe(1);
+    expect(escapeKey.cost!([undefined, 'a'.repeat(11)], '')).toBe(2);
+    // Ten emoji are twenty UTF-16 units but ten code points, as Go counts them.
+    expect(escapeKey.cost!([undefined, '\u{1F600}'.repeat(10)], '')).toBe(1);
+  });
+
+  it('counts a surrogate pair as one code point and a lone surrogate as one', () => {
+    expect(codePoints('a\u{1F600}b')).toBe(3);
+    expect(codePoints('\uD800a\uDC00')).toBe(3);
+    expect(codePoints('')).toBe(0);
   });
 });

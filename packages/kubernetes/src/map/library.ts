@@ -5,6 +5,7 @@
  */
 import type { CelConstant, CelFunction, CelProfile, CelType } from '@verdict/core';
 import { encode } from './json-patch-doc.js';
+import { codePoints } from '../read.js';
 import { admissionActivation, ADMISSION_CEL_NAMES, ADMISSION_PARTIAL_ROOTS, API_SERVER_COST_LIMITS } from '../vap/activation.js';
 
 /** The value of the `jsonpatch` identifier (a namespace: only its functions are used). */
@@ -18,22 +19,6 @@ export const JSONPATCH_FUNCTIONS: readonly CelFunction[] = [
   // The API server's units: Kubernetes' library/cost.go charges it a traversal of the key, ⌈code points ⁄ 10⌉.
   { signature: `${NAMESPACE}.escapeKey(string): string`, handler: (_ns: JsonPatchNamespace, key: string) => encode(key), cost: (args) => Math.ceil(codePoints(args[1] as string) / 10) },
 ];
-
-/** The characters of `s` as Go counts a string's size in CEL: code points (a surrogate pair is one). */
-function codePoints(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const next = s.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        n--;
-        i++;
-      }
-    }
-  }
-  return n;
-}
 
 /** The CEL profile of a MutatingAdmissionPolicy: ValidatingAdmissionPolicy's names and `jsonpatch`; `params` only with a paramRef. */
 export function mutatingProfile(usesParams: boolean): CelProfile {
