@@ -99,7 +99,7 @@ export class CostMeter {
    */
   within<T, A = undefined, B = undefined>(limit: number, f: (a: A, b: B) => T, a?: A, b?: B): T {
     const before = this.cap;
-    if (limit >= before) return f(a as A, b as B);
+    if (limit >= before) return before === Number.POSITIVE_INFINITY ? f(a as A, b as B) : this.#bounded(before, f, a, b);
     const part = { before, limit };
     this.#parts.push(part);
     this.cap = limit;
@@ -129,6 +129,23 @@ export class CostMeter {
     if (this.left < 0 || this.workLeft < 0) throw this.exceeded();
     if (threw) throw failure;
     return out as T;
+  }
+
+  /**
+   * {@link CostMeter.within} when the part around has less left (`before`) than the new part's limit: the part around's
+   * limit is the one that holds, so an overspend is its error, not this part's. The part is still on the stack, so that
+   * what runs {@link CostMeter.beside} it is charged to the part around (not to the part around that).
+   */
+  #bounded<T, A, B>(before: number, f: (a: A, b: B) => T, a?: A, b?: B): T {
+    const part = { before, limit: before };
+    this.#parts.push(part);
+    try {
+      return f(a as A, b as B);
+    } finally {
+      this.#parts.pop();
+      // What this part spent came off the cap; what ran beside it, off `part.before`.
+      this.cap = part.before - (before - this.cap);
+    }
   }
 
   /**

@@ -192,4 +192,28 @@ describe('the cost meter: parts with limits of their own', () => {
     expect(error).toBeInstanceOf(CostLimitExceeded);
     expect((error as CostLimitExceeded).limit).toBe(100);
   });
+
+  it('charges what runs beside a part to the part around even when that has less left than the part\'s own limit', () => {
+    // The policy has 40 of its 100 left when the expression (limit 50) starts: the variable's 45 passes the policy's limit.
+    const meter = new CostMeter(1_000);
+    const run = () => meter.within(100, () => {
+      meter.spend(60);
+      meter.within(50, () => meter.beside(50, () => meter.spend(45)));
+    });
+    expect(run).toThrow(CostLimitExceeded);
+    // Within it, the policy goes on with what is left: 60, 30 beside and 5 of the expression's own leave it 5.
+    const left = (extra: number) => {
+      const meter = new CostMeter(1_000);
+      return () => meter.within(100, () => {
+        meter.spend(60);
+        meter.within(50, () => {
+          meter.beside(50, () => meter.spend(30));
+          meter.spend(5);
+        });
+        meter.spend(extra);
+      });
+    };
+    expect(left(5)).not.toThrow();
+    expect(left(6)).toThrow(CostLimitExceeded);
+  });
 });

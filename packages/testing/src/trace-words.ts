@@ -59,7 +59,7 @@ export interface CiLevelOfTrace {
   dryRun: boolean;
 }
 
-/** The chain level a trace carries, when it is of a CI chain. */
+/** The chain level a trace carries, when it is of a CI chain's dry-run level (undefined for an enforcing level). */
 function ciLevelOf(trace: PolicyTrace): CiLevelOfTrace | undefined {
   const level = (trace as PolicyTrace & { ciLevel?: unknown }).ciLevel;
   return isObject(level) && typeof level['name'] === 'string' && level['dryRun'] === true ? (level as unknown as CiLevelOfTrace) : undefined;

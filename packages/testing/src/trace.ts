@@ -74,7 +74,7 @@ function ruleResult(rule: RuleTrace, s: TraceStyle): string {
     case 'pass':
       return `${s.ok('✓')} ${kind}${rule.rule}${counts}`;
     case 'fail':
-      // A part besides the test failed (a messageExpression): its message says what and why.
+      // A part other than the test failed (a messageExpression): its message says what and why.
       return `${s.bad('✗')} ${kind}${rule.rule}${counts}${rule.at !== undefined && rule.message ? `: ${rule.message}` : ''}`;
     case 'error':
       return `${s.bad('!')} ${kind}${rule.rule}: error: ${rule.message ?? 'unknown'}`;
