@@ -70,7 +70,7 @@ describe("a binding's validationActions in traces", () => {
     expect(outcome.warnings.join('\n')).toContain('images tagged latest are not allowed');
   });
 
-  it('names a single action as before', async () => {
+  it("names a binding's single action alone", async () => {
     const { text, json } = await setup(vap('[Warn]'));
     expect(text).toContain('[validationActions: Warn]');
     expect(json[0]).toMatchObject({ validationActions: ['Warn'] });
