@@ -164,7 +164,8 @@ export class CostMeter {
     try {
       return this.within(limit, f, a, b);
     } finally {
-      part.before -= around - this.cap;
+      // Infinity (no part around the running one) has nothing to take from (and Infinity - Infinity would be NaN).
+      if (around !== Number.POSITIVE_INFINITY) part.before -= around - this.cap;
       this.cap = running;
     }
   }
