@@ -60,7 +60,7 @@ export interface KubernetesLoadOptions {
   kubernetesVersion?: string;
   /**
    * How kinitiras policies' CUE programs run: `timeoutMs` per evaluation (default 10,000) and `workers` running
-   * at once (default 1); see {@link CueOptions}. Ignored for a set without CUE; refused for a compiled set.
+   * at once (default 1); see {@link CueOptions}. Checked for every set, used by those with CUE; refused for a compiled set.
    */
   cue?: CueOptions;
 }
