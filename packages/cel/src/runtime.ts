@@ -100,11 +100,6 @@ export function keyUnits(keys: number): number {
 /** Keys past which a plain object is a hash table in V8 (its `kMaxNumberOfDescriptors`, 1,020, rounded down). */
 export const WIDE_MAP = 1_000;
 
-/** Spends for work over `chars` characters (or list elements): one unit plus one per {@link CHARS_PER_UNIT}. */
-export function spendSize(chars: number): void {
-  current.spend(1 + Math.floor(chars / CHARS_PER_UNIT));
-}
-
 /** A run-time error raised by a CEL function (a Kubernetes library function refusing its input). */
 export class CelRuntimeError extends CelError<'EVALUATION'> {
   override readonly name = 'CelRuntimeError';

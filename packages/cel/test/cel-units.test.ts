@@ -16,6 +16,8 @@ const COST_TEST: UnitModel = { folded: false, presenceCost: true };
 
 const vars = {
   x: { a: { b: 1 }, f: false }, y: { b: true }, c: true, d: false, i: 1, s: 'abcdefghijklmno', t: 'abcdefghijklmnop',
+  // Ten code points outside the BMP: twenty UTF-16 units in JavaScript, a size of 10 for cel-go (types.String.Size).
+  e: '\u{1F600}'.repeat(10),
   l: [1, 2, 3, 4, 5], l25: Array.from({ length: 25 }, (_, k) => k), m: { a: 1, b: 2 }, name: 'team',
 };
 
@@ -51,6 +53,17 @@ describe("the API server's cost units", () => {
     expect(units('name in m')).toBe(3);
     expect(units("s.startsWith('abc')")).toBe(1 + 2);
     expect(units("s.contains('abc')")).toBe(1 + 2 * 1);
+  });
+
+  it('sizes a string in code points, as cel-go does, not in UTF-16 units', () => {
+    expect(units('e == e')).toBe(2 + 1);
+    expect(units('e != e')).toBe(2 + 1);
+    expect(units('e < e')).toBe(2 + 1);
+    expect(units('e + e')).toBe(2 + Math.ceil(20 / 10));
+    expect(units('e + s')).toBe(2 + Math.ceil(25 / 10));
+    expect(units("e.startsWith('a')")).toBe(1 + 1);
+    expect(units('e.contains(e)')).toBe(2 + 1 * 1);
+    expect(units('bytes(e) == bytes(e)')).toBe(2 + 2 * 1 + Math.ceil(40 / 10));
   });
 
   it('charges nothing for `&&`, `||` and `?:`, and only for the operands evaluated', () => {
