@@ -394,7 +394,12 @@ export function meteredBinary(op: string, handle: Binary, types: readonly (CelTy
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {
         if (typeof a === 'string') {
           if (typeof b === 'string') {
-            spend(scanUnits(stringSize(a) + stringSize(b)));
+            // The API server's units count code points; the memory bound (docs/security.md: ten characters per
+            // unit) counts UTF-16 units, so a string of astral code points pays its other half as verdict's work.
+            const units = scanUnits(stringSize(a) + stringSize(b));
+            spend(units);
+            const built = scanUnits(a.length + b.length);
+            if (built > units) work(built - units);
             return a + b;
           }
         } else if (isArray(a) && isArray(b)) {

@@ -64,6 +64,9 @@ describe("the API server's cost units", () => {
     expect(units("e.startsWith('a')")).toBe(1 + 1);
     expect(units('e.contains(e)')).toBe(2 + 1 * 1);
     expect(units('bytes(e) == bytes(e)')).toBe(2 + 2 * 1 + Math.ceil(40 / 10));
+    // What `+` builds is held to ten UTF-16 units per unit all the same: the other half is verdict's work.
+    const built = compileCel('e + e').evaluateWithCost({ e: vars.e });
+    expect(built).toMatchObject({ cost: 2 + 2, work: 1 + (4 - 2) });
   });
 
   it('charges nothing for `&&`, `||` and `?:`, and only for the operands evaluated', () => {
