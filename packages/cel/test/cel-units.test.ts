@@ -38,6 +38,10 @@ describe("the API server's cost units", () => {
     // A selection or index on what is not an attribute (a literal, a call's result) costs one more.
     ['[x][0]', 13], ['[x][0].a', 14],
     ['size(l)', 2], ['!c', 2], ['-i', 2], ['-1', 0], ['i + 1', 2],
+    // cel-go's parser reads a run of `!` or `-` as one: an even number is the operand alone (parser.go VisitLogicalNot).
+    ['!!c', 1], ['!!!c', 2], ['! !c', 1], ['!(!c)', 3], ['--i', 1], ['- -i', 1], ['-(-i)', 3], ['---i', 2],
+    // A run over a constant is the constant: the list literal is built once.
+    ['[!!true, --1]', 0],
     // A qualified name the environment defines (a type) is one constant for cel-go's checker: free.
     ['type(i) == int', 3], ['type(i) == google.protobuf.Duration', 3],
   ] as const)('%s costs %i', (expression, expected) => {
@@ -53,6 +57,11 @@ describe("the API server's cost units", () => {
     expect(units('name in m')).toBe(3);
     expect(units("s.startsWith('abc')")).toBe(1 + 2);
     expect(units("s.contains('abc')")).toBe(1 + 2 * 1);
+  });
+
+  it('reads `!` and `-` separated by spaces or comments as one run, as cel-go\'s lexer skips them', () => {
+    expect(units('!! // a comment\n !!c')).toBe(1);
+    expect(units('! // (\n !c')).toBe(1);
   });
 
   it('sizes a string in code points, as cel-go does, not in UTF-16 units', () => {
