@@ -1,8 +1,8 @@
 /**
  * Walks a checked cel-js AST once at load time: the free names an expression reads (so the activation
  * holds only those), constant reads of `params.x.y`/`parameters.x.y` (checked against parametersSchema),
- * refused names, and the two places verdict instruments: comprehensions spend the size of their range
- * from the cost meter before iterating, and library functions verdict implements itself (RE2 `matches`,
+ * refused names, and the two places verdict instruments: comprehensions charge verdict's work for their range
+ * before iterating (the API server's units per step are units.ts's), and library functions verdict implements itself (RE2 `matches`,
  * metered string functions) replace cel-js's built-ins at their call sites.
  *
  * The AST shape (`op`, `args`, `meta.alternate` for expanded macros, `handle` set by the checker) is

@@ -195,6 +195,7 @@ export function buildCel(expression: string, options: CelCompileOptions): Compil
   const costed = options.environment.costed;
   assignUnits(parsed.ast, {
     model: options.units ?? API_SERVER_UNITS,
+    source: expression,
     costed: (name, node) => COSTED_FUNCTIONS.has(name) || costed.has(name) || chargesItself(node.handle),
   });
   const type = checked.type ?? 'dyn';

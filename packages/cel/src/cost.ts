@@ -18,6 +18,7 @@ import { Optional } from '@marcbachmann/cel-js';
 import { UnsignedInt } from '@marcbachmann/cel-js/evaluator';
 import { CHARS_PER_UNIT, keyUnits, spend, WIDE_MAP, work } from './runtime.js';
 import { toCel } from './values.js';
+import { scanUnits, stringSize } from './lib/costed.js';
 import type { CelType, Evaluator, PlanNode } from './plan/node.js';
 
 type Binary = (left: unknown, right: unknown, node: PlanNode, ev: Evaluator) => unknown;
@@ -37,11 +38,6 @@ const OBJECT = Object.prototype;
 /** Charges verdict's work over `chars` characters: one unit per ten (nothing below ten: an O(1) operation's work). */
 function chargeChars(chars: number): void {
   if (chars >= CHARS_PER_UNIT) work((chars / CHARS_PER_UNIT) | 0);
-}
-
-/** cel-go's `math.Ceil(size * StringTraversalCostFactor)`. */
-function tenths(size: number): number {
-  return Math.ceil(size / CHARS_PER_UNIT);
 }
 
 /** A JSON-like map: a plain object (as JSON gives it) or a `Map`. */
@@ -321,9 +317,10 @@ export function chargeWhenPresent(node: { handle?: unknown }): void {
   }, handle) as never;
 }
 
-/** cel-go's `actualSize`: a string's or bytes' length, a list's or map's entries, an optional's value's; 1 for anything else. */
+/** cel-go's `actualSize`: a string's code points, bytes' length, a list's or map's entries, an optional's value's; 1 for anything else. */
 function actualSize(v: unknown): number {
-  if (typeof v === 'string' || v instanceof Uint8Array || isArray(v)) return v.length;
+  if (typeof v === 'string') return textSize(v);
+  if (v instanceof Uint8Array || isArray(v)) return v.length;
   if (typeof v !== 'object' || v === null) return 1;
   if (v instanceof Map || v instanceof Set) return v.size;
   if (isPlainObject(v)) {
@@ -338,9 +335,17 @@ function actualSize(v: unknown): number {
   return 1;
 }
 
+/**
+ * A string's size as cel-go's `types.String.Size` counts it (code points), or its UTF-16 length when that is at most
+ * ten: a size that only enters the charge alone through `scanUnits` (⌈size ⁄ 10⌉ is then 1 either way) need not be scanned.
+ */
+function textSize(s: string): number {
+  return s.length <= CHARS_PER_UNIT ? s.length : stringSize(s);
+}
+
 /** `==`/`!=` and ordering in the API server's units: ⌈min(size) ⁄ 10⌉ (1 for two numbers). */
 function compareUnits(a: unknown, b: unknown): number {
-  return tenths(Math.min(actualSize(a), actualSize(b)));
+  return scanUnits(Math.min(actualSize(a), actualSize(b)));
 }
 
 /**
@@ -356,7 +361,7 @@ export function meteredBinary(op: string, handle: Binary, types: readonly (CelTy
     case '==':
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {
         if (typeof a === 'string' && typeof b === 'string') {
-          spend(tenths(Math.min(a.length, b.length)));
+          spend(scanUnits(Math.min(textSize(a), textSize(b))));
           return stringEquals(a, b);
         }
         spend(compareUnits(a, b));
@@ -366,7 +371,7 @@ export function meteredBinary(op: string, handle: Binary, types: readonly (CelTy
     case '!=':
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {
         if (typeof a === 'string' && typeof b === 'string') {
-          spend(tenths(Math.min(a.length, b.length)));
+          spend(scanUnits(Math.min(textSize(a), textSize(b))));
           return !stringEquals(a, b);
         }
         spend(compareUnits(a, b));
@@ -389,7 +394,12 @@ export function meteredBinary(op: string, handle: Binary, types: readonly (CelTy
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {
         if (typeof a === 'string') {
           if (typeof b === 'string') {
-            spend(tenths(a.length + b.length));
+            // The API server's units count code points; the memory bound (docs/security.md: ten characters per
+            // unit) counts UTF-16 units, so a string of astral code points pays its other half as verdict's work.
+            const units = scanUnits(stringSize(a) + stringSize(b));
+            spend(units);
+            const built = scanUnits(a.length + b.length);
+            if (built > units) work(built - units);
             return a + b;
           }
         } else if (isArray(a) && isArray(b)) {
@@ -400,7 +410,7 @@ export function meteredBinary(op: string, handle: Binary, types: readonly (CelTy
           if (a.length === 0 || b.length === 0 || ev.debugType(a[0]) === ev.debugType(b[0])) return a.concat(b);
           return handle(a, b, node, ev);
         } else if (a instanceof Uint8Array && b instanceof Uint8Array) {
-          spend(tenths(a.length + b.length));
+          spend(scanUnits(a.length + b.length));
           return handle(a, b, node, ev);
         }
         spend(1);
@@ -408,7 +418,8 @@ export function meteredBinary(op: string, handle: Binary, types: readonly (CelTy
       }, handle);
     case '<': case '<=': case '>': case '>=':
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {
-        if ((typeof a === 'string' && typeof b === 'string') || (a instanceof Uint8Array && b instanceof Uint8Array)) spend(tenths(Math.min(a.length, b.length)));
+        if (typeof a === 'string' && typeof b === 'string') spend(scanUnits(Math.min(textSize(a), textSize(b))));
+        else if (a instanceof Uint8Array && b instanceof Uint8Array) spend(scanUnits(Math.min(a.length, b.length)));
         else spend(1);
         return handle(a, b, node, ev);
       }, handle);
@@ -440,13 +451,13 @@ export function meteredCall(name: string, handle: CallHandle): CallHandle | unde
     case 'contains':
       return mark((values: unknown[], x: unknown, y: unknown) => {
         const [s, sub] = values;
-        spend(typeof s === 'string' && typeof sub === 'string' ? tenths(s.length) * tenths(sub.length) : 1);
+        spend(typeof s === 'string' && typeof sub === 'string' ? scanUnits(textSize(s)) * scanUnits(textSize(sub)) : 1);
         return handle(values, x, y);
       }, handle);
     case 'startsWith': case 'endsWith':
       return mark((values: unknown[], x: unknown, y: unknown) => {
         const s = values[0];
-        spend(typeof s === 'string' ? tenths(s.length) : 1);
+        spend(typeof s === 'string' ? scanUnits(textSize(s)) : 1);
         return handle(values, x, y);
       }, handle);
     case 'bytes': case 'string':
@@ -454,7 +465,7 @@ export function meteredCall(name: string, handle: CallHandle): CallHandle | unde
         const v = values[0];
         // string(bytes) and bytes(string) traverse their argument; every other conversion is nominal.
         const text = name === 'bytes' ? typeof v === 'string' : v instanceof Uint8Array;
-        spend(text ? tenths((v as string | Uint8Array).length) : 1);
+        spend(text ? scanUnits(typeof v === 'string' ? textSize(v) : (v as Uint8Array).length) : 1);
         if (!text && (typeof v === 'string' || v instanceof Uint8Array)) chargeChars(v.length);
         return handle(values, x, y);
       }, handle);

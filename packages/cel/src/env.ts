@@ -6,7 +6,7 @@
 import { Environment } from '@marcbachmann/cel-js';
 import { DECLINE } from './ast.js';
 import { boundTypeLookups, sizeUnits } from './cost.js';
-import { spend, work } from './runtime.js';
+import { fail, spend, work } from './runtime.js';
 import { evaluatorOf } from './plan/node.js';
 import { KUBERNETES_LIBRARIES, type CelLibrary, type Override } from './lib/index.js';
 
@@ -20,7 +20,8 @@ export interface CelFunction {
   readonly handler: (...args: never[]) => unknown;
   /**
    * The API server's units one call costs, from its arguments (the receiver first, for a method) and its result
-   * (default: 1, cel-go's cost of a function it has no estimate for). verdict also charges its own work for every
+   * (default: 1, cel-go's cost of a function it has no estimate for; a negative figure counts as 0, NaN or anything not a
+   * number is an evaluation error). verdict also charges its own work for every
    * call: the size of each argument (before the call) and of the result (after it), a string or bytes one unit per
    * ten characters, a list one per element, a map one per entry. Declare a cost for a function whose work is not
    * linear in what it takes and gives.
@@ -42,7 +43,12 @@ function metered(f: CelFunction): (...args: never[]) => unknown {
     if (!cost) spend(1);
     const out = handler.apply(this, args);
     work(sizeUnits(out));
-    if (cost) spend(Math.max(0, cost(args, out)));
+    if (cost) {
+      // A NaN spent would leave the meter unable to run out (NaN is never below zero).
+      const units = cost(args, out);
+      if (typeof units !== 'number' || Number.isNaN(units)) fail(`the cost of ${f.signature} must be a number of units, but it gave ${String(units)}`);
+      spend(Math.max(0, units));
+    }
     return out;
   } as never;
 }

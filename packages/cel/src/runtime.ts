@@ -1,7 +1,8 @@
 /**
  * What CEL functions need while an expression runs: the evaluation's cost meter and a typed error.
  * Evaluation is synchronous, so the meter of the running expression is held here for its duration
- * ({@link withMeter}); library functions spend from it in proportion to the size of their input.
+ * ({@link withMeter}); library functions charge it the API server's units ({@link spend}) and verdict's own work
+ * ({@link work}), each growing with the size of their input.
  */
 import { CelError } from './errors.js';
 import { UNMETERED, type CelMeter } from './meter.js';
@@ -9,7 +10,7 @@ import { UNMETERED, type CelMeter } from './meter.js';
 /** What CEL functions spend from (the running expression's meter, or a count of one part's spending: {@link counted}). */
 let current: CelMeter = UNMETERED;
 
-/** Characters of string work that cost one unit (as Kubernetes: 0.1 per character, cel-go's `StringTraversalCostFactor`; the safety unit table). */
+/** Characters of verdict's string work that cost one unit of work (the ratio of cel-go's `StringTraversalCostFactor`, 0.1). */
 export const CHARS_PER_UNIT = 10;
 
 /**
@@ -99,11 +100,6 @@ export function keyUnits(keys: number): number {
 
 /** Keys past which a plain object is a hash table in V8 (its `kMaxNumberOfDescriptors`, 1,020, rounded down). */
 export const WIDE_MAP = 1_000;
-
-/** Spends for work over `chars` characters (or list elements): one unit plus one per {@link CHARS_PER_UNIT}. */
-export function spendSize(chars: number): void {
-  current.spend(1 + Math.floor(chars / CHARS_PER_UNIT));
-}
 
 /** A run-time error raised by a CEL function (a Kubernetes library function refusing its input). */
 export class CelRuntimeError extends CelError<'EVALUATION'> {

@@ -54,6 +54,8 @@ export const API_SERVER_UNITS: UnitModel = { folded: true, presenceCost: false }
 /** What the model needs of the environment: whether a call charges itself (its function's cost grows with its input). */
 export interface UnitContext {
   readonly model: UnitModel;
+  /** The expression's text, where its nodes' positions point (to tell `!!x` from `!(!x)`; without it, each `!` is a call). */
+  readonly source?: string;
   /** Whether a call of this function (`name`, `ns.name` for a namespaced one) charges its own cost as it runs. */
   costed(name: string, node: Node): boolean;
 }
@@ -153,7 +155,7 @@ export function assignUnits(root: Node, context: UnitContext): void {
         return cost(inner) + qualifier(node) + (isAttribute(inner) ? 0 : 1) + resolved(index);
       }
       case '!_':
-        return 1 + cost(node.args as Node);
+        return prefixRun(node);
       case '-_': {
         const operand = node.args as Node;
         // `-1` is one literal for cel-go's parser.
@@ -161,7 +163,7 @@ export function assignUnits(root: Node, context: UnitContext): void {
           constant.add(node);
           return 0;
         }
-        return 1 + cost(operand);
+        return prefixRun(node);
       }
       case '&&': case '||': {
         const [left, right] = node.args as [Node, Node];
@@ -194,6 +196,27 @@ export function assignUnits(root: Node, context: UnitContext): void {
         return sumChildren(node.args);
       }
     }
+  }
+
+  /**
+   * `!x` or `-x`. cel-go's parser reads a run of one prefix operator as one (parser/parser.go VisitLogicalNot,
+   * VisitNegate): an even number of them is the operand alone, an odd number one call. A run is operators with only
+   * spaces or comments between them (`!!x`, `- -x`; `!(!x)` is two calls).
+   */
+  function prefixRun(node: Node): number {
+    let last = node;
+    let count = 1;
+    for (;;) {
+      const inner = last.args as Node;
+      if (inner.op !== node.op || inner.meta.alternate || inner.meta.macro || !adjacent(context.source, last, inner)) break;
+      last = inner;
+      count++;
+    }
+    const operand = last.args as Node;
+    const units = cost(operand);
+    if (count % 2 === 1) return 1 + units;
+    if (constant.has(operand)) constant.add(node);
+    return units;
   }
 
   /** A qualifier's unit: 1, or nothing here when it is optional and charges itself if present ({@link chargeWhenPresent}). */
@@ -359,6 +382,13 @@ function wrap(a: ComprehensionArgs, condition: number, result: number): void {
     (wrapped as { [WRAPPED]?: true })[WRAPPED] = true;
     a.result = wrapped;
   }
+}
+
+/** Whether only spaces and `//` comments stand between the one-character operators of `outer` and `inner`. */
+function adjacent(source: string | undefined, outer: Node, inner: Node): boolean {
+  if (source === undefined || !(inner.pos > outer.pos) || source[inner.pos] !== source[outer.pos]) return false;
+  const between = source.slice(outer.pos + 1, inner.pos);
+  return /^(?:\s|\/\/[^\n]*(?:\n|$))*$/.test(between);
 }
 
 function isNode(x: unknown): x is Node {

@@ -27,4 +27,15 @@ describe('CEL evaluation spends from the cost budget', () => {
     expect(() => compileCel('s.matches("b") || s.indexOf("b") >= 0', { budget: 1000 }).evaluate({ s: big })).toThrow(/exceeded its cost budget/);
     expect(compileCel('s.matches("b")', { budget: 30_000 }).evaluate({ s: big })).toBe(false);
   });
+
+  it("keeps the budget when an added function's declared cost is not a number", () => {
+    // A cost of NaN (here: reading a `size` a string does not have) is an error, not a meter that cannot run out.
+    const tag = { signature: 'tag(string): string', handler: (s: string) => s, cost: (args: readonly unknown[]) => (args[0] as { size: number }).size / 10 };
+    const names = items.map((c) => c.name);
+    expect(() => compileCel('tag("a")', { functions: [tag] }).evaluate()).toThrow('the cost of tag(string): string must be a number of units, but it gave NaN');
+    // Inside all(), which goes on past an element's error, the budget still runs out (a NaN spent left it unable to):
+    // per name the API server's units are 4 at least (the loop condition, `__result__`, `c`), 4,000 in all.
+    const compiled = compileCel('names.all(c, tag(c) != "")', { functions: [tag], budget: 3_000 });
+    expect(() => compiled.evaluate({ names })).toThrow(/exceeded its cost budget of 3000 units/);
+  });
 });

@@ -16,6 +16,8 @@ const COST_TEST: UnitModel = { folded: false, presenceCost: true };
 
 const vars = {
   x: { a: { b: 1 }, f: false }, y: { b: true }, c: true, d: false, i: 1, s: 'abcdefghijklmno', t: 'abcdefghijklmnop',
+  // Ten code points outside the BMP: twenty UTF-16 units in JavaScript, a size of 10 for cel-go (types.String.Size).
+  e: '\u{1F600}'.repeat(10),
   l: [1, 2, 3, 4, 5], l25: Array.from({ length: 25 }, (_, k) => k), m: { a: 1, b: 2 }, name: 'team',
 };
 
@@ -36,6 +38,10 @@ describe("the API server's cost units", () => {
     // A selection or index on what is not an attribute (a literal, a call's result) costs one more.
     ['[x][0]', 13], ['[x][0].a', 14],
     ['size(l)', 2], ['!c', 2], ['-i', 2], ['-1', 0], ['i + 1', 2],
+    // cel-go's parser reads a run of `!` or `-` as one: an even number is the operand alone (parser.go VisitLogicalNot).
+    ['!!c', 1], ['!!!c', 2], ['! !c', 1], ['!(!c)', 3], ['--i', 1], ['- -i', 1], ['-(-i)', 3], ['---i', 2],
+    // A run over a constant is the constant: the list literal is built once.
+    ['[!!true, --1]', 0],
     // A qualified name the environment defines (a type) is one constant for cel-go's checker: free.
     ['type(i) == int', 3], ['type(i) == google.protobuf.Duration', 3],
   ] as const)('%s costs %i', (expression, expected) => {
@@ -51,6 +57,25 @@ describe("the API server's cost units", () => {
     expect(units('name in m')).toBe(3);
     expect(units("s.startsWith('abc')")).toBe(1 + 2);
     expect(units("s.contains('abc')")).toBe(1 + 2 * 1);
+  });
+
+  it('reads `!` and `-` separated by spaces or comments as one run, as cel-go\'s lexer skips them', () => {
+    expect(units('!! // a comment\n !!c')).toBe(1);
+    expect(units('! // (\n !c')).toBe(1);
+  });
+
+  it('sizes a string in code points, as cel-go does, not in UTF-16 units', () => {
+    expect(units('e == e')).toBe(2 + 1);
+    expect(units('e != e')).toBe(2 + 1);
+    expect(units('e < e')).toBe(2 + 1);
+    expect(units('e + e')).toBe(2 + Math.ceil(20 / 10));
+    expect(units('e + s')).toBe(2 + Math.ceil(25 / 10));
+    expect(units("e.startsWith('a')")).toBe(1 + 1);
+    expect(units('e.contains(e)')).toBe(2 + 1 * 1);
+    expect(units('bytes(e) == bytes(e)')).toBe(2 + 2 * 1 + Math.ceil(40 / 10));
+    // What `+` builds is held to ten UTF-16 units per unit all the same: the other half is verdict's work.
+    const built = compileCel('e + e').evaluateWithCost({ e: vars.e });
+    expect(built).toMatchObject({ cost: 2 + 2, work: 1 + (4 - 2) });
   });
 
   it('charges nothing for `&&`, `||` and `?:`, and only for the operands evaluated', () => {

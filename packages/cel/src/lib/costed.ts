@@ -105,14 +105,9 @@ export function setsUnits(a: readonly unknown[], b: readonly unknown[], factor: 
   return 1 + Math.floor(a.length * b.length * factor);
 }
 
-/** Units of verdict's own work over `n` characters or elements (one per ten, rounded up), charged with `work()`. */
-export function workUnits(n: number): number {
-  return Math.ceil(n / 10);
-}
-
-/** Charges `work()` for verdict's own pass over `n` characters or elements. */
+/** Charges `work()` for verdict's own pass over `n` characters or elements: one unit per ten, rounded up. */
 export function workOver(n: number): void {
-  if (n > 0) work(workUnits(n));
+  if (n > 0) work(Math.ceil(n / 10));
 }
 
 const isArray = Array.isArray;

@@ -2,8 +2,8 @@
  * Comprehensions (`all`, `exists`, `exists_one`, `map`, `filter`), `has()` and `cel.bind` as cel-js 8.0.0
  * evaluates them (lib/operators.js runQualifier/runComprehension, lib/macros.js). `all` and `exists` keep
  * going past an element's error and throw it only when no element decided; the others stop at the first
- * error. The range's size is spent from the cost meter before the first step, as verdict's instrumented
- * cel-js handler does.
+ * error. The range's size is charged as verdict's work before the first step, as verdict's instrumented
+ * cel-js handler does (ast.ts); the API server's units of each step are charged where its block starts (units.ts).
  */
 import { keyUnits, work } from '../runtime.js';
 import { below } from '../view.js';
