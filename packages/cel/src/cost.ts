@@ -343,8 +343,27 @@ function textSize(s: string): number {
   return s.length <= CHARS_PER_UNIT ? s.length : stringSize(s);
 }
 
+/**
+ * min(`s`'s size, `bound`), reading `s` only as far as the smaller needs: a string has at least half as many code
+ * points as UTF-16 units, so one twice as long as `bound` is not scanned (a long string compared with a short one
+ * must not cost the long one's length, which the charge, the smaller size, does not pay).
+ */
+function textSizeUpTo(s: string, bound: number): number {
+  if (s.length <= bound) return textSize(s);
+  if (s.length >= 2 * bound) return bound;
+  return Math.min(textSize(s), bound);
+}
+
+/** The smaller size of two strings, the longer read at most twice as far as the shorter. */
+function smallerTextSize(a: string, b: string): number {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  return textSizeUpTo(long, textSize(short));
+}
+
 /** `==`/`!=` and ordering in the API server's units: ⌈min(size) ⁄ 10⌉ (1 for two numbers). */
 function compareUnits(a: unknown, b: unknown): number {
+  if (typeof a === 'string') return scanUnits(typeof b === 'string' ? smallerTextSize(a, b) : textSizeUpTo(a, actualSize(b)));
+  if (typeof b === 'string') return scanUnits(textSizeUpTo(b, actualSize(a)));
   return scanUnits(Math.min(actualSize(a), actualSize(b)));
 }
 
@@ -361,7 +380,7 @@ export function meteredBinary(op: string, handle: Binary, types: readonly (CelTy
     case '==':
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {
         if (typeof a === 'string' && typeof b === 'string') {
-          spend(scanUnits(Math.min(textSize(a), textSize(b))));
+          spend(scanUnits(smallerTextSize(a, b)));
           return stringEquals(a, b);
         }
         spend(compareUnits(a, b));
@@ -371,7 +390,7 @@ export function meteredBinary(op: string, handle: Binary, types: readonly (CelTy
     case '!=':
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {
         if (typeof a === 'string' && typeof b === 'string') {
-          spend(scanUnits(Math.min(textSize(a), textSize(b))));
+          spend(scanUnits(smallerTextSize(a, b)));
           return !stringEquals(a, b);
         }
         spend(compareUnits(a, b));
@@ -418,7 +437,7 @@ export function meteredBinary(op: string, handle: Binary, types: readonly (CelTy
       }, handle);
     case '<': case '<=': case '>': case '>=':
       return mark((a: unknown, b: unknown, node: PlanNode, ev: Evaluator) => {
-        if (typeof a === 'string' && typeof b === 'string') spend(scanUnits(Math.min(textSize(a), textSize(b))));
+        if (typeof a === 'string' && typeof b === 'string') spend(scanUnits(smallerTextSize(a, b)));
         else if (a instanceof Uint8Array && b instanceof Uint8Array) spend(scanUnits(Math.min(a.length, b.length)));
         else spend(1);
         return handle(a, b, node, ev);
@@ -451,7 +470,8 @@ export function meteredCall(name: string, handle: CallHandle): CallHandle | unde
     case 'contains':
       return mark((values: unknown[], x: unknown, y: unknown) => {
         const [s, sub] = values;
-        spend(typeof s === 'string' && typeof sub === 'string' ? scanUnits(textSize(s)) * scanUnits(textSize(sub)) : 1);
+        // An empty substring costs nothing (the product is 0): the receiver is not read to size it.
+        spend(typeof s === 'string' && typeof sub === 'string' ? (sub.length === 0 ? 0 : scanUnits(textSize(s)) * scanUnits(textSize(sub))) : 1);
         return handle(values, x, y);
       }, handle);
     case 'startsWith': case 'endsWith':
