@@ -239,7 +239,7 @@ export function analyse(root: Node, overrides: ReadonlyMap<string, Override>, un
         const impl = overrides.get(`.${name}/${args.length}`);
         if (impl) override(node, impl, unchecked);
         // A namespaced function (`sets.contains`) is not the built-in method of the same name.
-        else if (!isNamespaceReceiver(receiver)) meterCall(node, name);
+        else if (!isNamespace(receiver)) meterCall(node, name);
         return;
       }
       default:
@@ -277,9 +277,9 @@ function orValueOverride(macro: Record<string, unknown>, impl: Override | undefi
 /** Macros whose evaluation was replaced (analysis runs once per compiled expression, but stays idempotent). */
 const OVERRIDDEN = new WeakSet<object>();
 
-/** A namespace as a call's receiver (`sets`, `strings`, `optional`): cel-js puts a constant in for the name. */
-function isNamespaceReceiver(node: Node): boolean {
-  return node.op === 'id' && node.meta.alternate?.op === 'value';
+/** A namespace used as a call's receiver (`sets.contains`, `optional.none`): cel-js puts a constant in for the name. */
+export function isNamespace(node: Node): boolean {
+  return node.op === 'id' && typeof node.args === 'string' && node.meta.alternate?.op === 'value';
 }
 
 /** An operator whose work grows with its operands gets a handler that charges for it (cost.ts). */

@@ -33,7 +33,7 @@
  */
 import { chargesItself, chargeWhenPresent, freeSetLookup, unmeter } from './cost.js';
 import { spend } from './runtime.js';
-import type { Node } from './ast.js';
+import { isNamespace, type Node } from './ast.js';
 
 /** How the API server's program is built (environment/base.go), which changes its units. */
 export interface UnitModel {
@@ -398,11 +398,6 @@ function isNode(x: unknown): x is Node {
 function collect(args: unknown, out: Node[]): void {
   if (isNode(args)) out.push(args);
   else if (Array.isArray(args)) for (const x of args) collect(x, out);
-}
-
-/** A namespace used as a receiver (`sets.contains`, `optional.none`): a constant cel-js puts in for the name. */
-function isNamespace(node: Node): boolean {
-  return node.op === 'id' && typeof node.args === 'string' && node.meta.alternate?.op === 'value';
 }
 
 function namespaceName(node: Node): string {

@@ -12,6 +12,15 @@ function asVerdict(error: unknown): unknown {
   return error instanceof CelError ? new VerdictError(error.code as VerdictErrorCode, error.message, { cause: error }) : error;
 }
 
+/** `f()`, its CEL error turned into core's. */
+function verdictErrors<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (error) {
+    throw asVerdict(error);
+  }
+}
+
 /**
  * Compiles a CEL expression once (see `@verdict/cel`'s `compileCel`). Throws a `VerdictError` with code
  * `INVALID_INPUT` for a syntax or type error; `evaluate` throws one with code `EVALUATION` or `BUDGET_EXCEEDED`.
@@ -25,19 +34,7 @@ export function compileCel(expression: string, options: CompileCelOptions = {}):
   }
   return {
     type: compiled.type,
-    evaluate(variables) {
-      try {
-        return compiled.evaluate(variables);
-      } catch (error) {
-        throw asVerdict(error);
-      }
-    },
-    evaluateWithCost(variables) {
-      try {
-        return compiled.evaluateWithCost(variables);
-      } catch (error) {
-        throw asVerdict(error);
-      }
-    },
+    evaluate: (variables) => verdictErrors(() => compiled.evaluate(variables)),
+    evaluateWithCost: (variables) => verdictErrors(() => compiled.evaluateWithCost(variables)),
   };
 }
