@@ -74,16 +74,16 @@ export function work(units: number): void {
 let conversionUnits = 0;
 
 /**
- * Spends `units` for converting input to CEL values (verdict's own work, values.ts), counted apart as well:
+ * Charges `units` of verdict's work for converting input to CEL values (values.ts), counted apart as well:
  * the planner converts where it reads and cel-js's activation is converted before the run, so the two spend
  * the same for everything else, and for conversion the planner at most what cel-js does (see the differential tests).
  */
-export function spendConversion(units: number): void {
+export function workConversion(units: number): void {
   conversionUnits += units;
   current.work(units);
 }
 
-/** {@link spendConversion}'s count so far (a process-wide total: tests take differences). */
+/** {@link workConversion}'s count so far (a process-wide total: tests take differences). */
 export function convertedUnits(): number {
   return conversionUnits;
 }

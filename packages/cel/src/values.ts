@@ -6,7 +6,7 @@
  * Frozen objects (parameters) convert once per process; others once per policy evaluation (`cache`), so an
  * input changed between two evaluations is never seen stale.
  */
-import { keyUnits, spendConversion } from './runtime.js';
+import { keyUnits, workConversion } from './runtime.js';
 import { isForbiddenKey } from './keys.js';
 
 const frozen = new WeakMap<object, unknown>();
@@ -21,7 +21,7 @@ export type CelCache = Map<object, unknown>;
  *
  * Converting is verdict's own work (cel-go reads its input in place), so it is charged in verdict's units, from
  * the running meter, before the work: one unit per container and one per entry (key or element) of it (four per
- * key of a map wider than a thousand keys: `keyUnits`), one `spend` per container (`spendConversion`). A frozen
+ * key of a map wider than a thousand keys: `keyUnits`), one charge of work per container (`workConversion`). A frozen
  * value (parameters) converts once per process and is not charged: that is not the evaluation's work, and its
  * cost would otherwise depend on what ran before.
  */
@@ -56,12 +56,12 @@ function frame(value: object, charge: boolean): Converting | undefined {
     const proto = Object.getPrototypeOf(value) as unknown;
     if (proto !== Object.prototype && proto !== null) return undefined;
     // Listing the keys is the work: a spent budget stops here, before it (loops go on past an element's error).
-    if (charge) spendConversion(0);
+    if (charge) workConversion(0);
     // A plain object's own keys (JSON has no inherited ones); Object.keys is much faster than for…in on a wide map.
     keys = Object.keys(value);
   }
   const size = keys === undefined ? (value as unknown[]).length : keys.length;
-  if (charge) spendConversion(1 + (keys === undefined ? size : keyUnits(size)));
+  if (charge) workConversion(1 + (keys === undefined ? size : keyUnits(size)));
   return { value, keys, size, i: 0, copy: undefined, at: 0 };
 }
 
